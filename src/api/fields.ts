@@ -1,0 +1,179 @@
+// The API's record shapes as plain data, from ../shared/spec/api.md. One description serves the zod
+// schemas (client and sandbox), the list of valid --fields paths, and the sandbox's data generator.
+// Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "int", "number", "bool",
+// "url"; a trailing "?" marks a field the spec shows as null in samples.
+
+export type FieldKind = "string" | "decimal" | "int" | "number" | "bool" | "url";
+export type FieldSpec = `${FieldKind}` | `${FieldKind}?`;
+export interface Shape {
+  [key: string]: FieldSpec | Shape;
+}
+
+export const TOKEN_INFO: Shape = {
+  id: "string",
+  symbol: "string",
+  name: "string",
+  handle: "string?",
+  description: "string?",
+  ca: "string",
+  chain: "string",
+  ecosystem: "string",
+  image: "url",
+};
+
+export const TECHNICAL_INDICATORS: Shape = {
+  support: "decimal",
+  resistance: "decimal",
+  rsi: "decimal",
+  sma: "decimal",
+};
+
+export const HOLDER_INSIGHTS: Shape = {
+  total_holder_count: "int",
+  holder_count_change_percentage_24h: "decimal",
+  fifty_percentage_holding_wallet_count: "decimal",
+  first_100_buyers_initial_bought: "decimal",
+  first_100_buyers_initial_bought_percentage: "decimal",
+  first_100_buyers_current_holding: "decimal",
+  first_100_buyers_current_holding_percentage: "decimal",
+  top_10_holder_balance: "decimal",
+  top_10_holder_percentage: "decimal",
+  top_50_holder_balance: "decimal",
+  top_50_holder_percentage: "decimal",
+  top_100_holder_balance: "decimal",
+  top_100_holder_percentage: "decimal",
+};
+
+export const SMART_MONEY_INSIGHTS: Shape = {
+  top_25_holder_buy_24h: "decimal",
+  top_25_holder_sold_24h: "decimal",
+};
+
+export const DEV_WALLET_INSIGHTS: Shape = {
+  wallet_address: "string",
+  wallet_balance: "decimal?",
+  dev_wallet_total_holding_percentage: "decimal?",
+  dev_wallet_outflow_txs_count_24h: "int?",
+  dev_wallet_outflow_amount_24h: "decimal?",
+  fresh_wallet: "bool",
+  dev_sold: "bool",
+  dev_sold_percentage: "decimal",
+  bundle_wallet_count: "int",
+  bundle_wallet_supply_percentage: "decimal?",
+};
+
+export const TOKEN_METRICS: Shape = {
+  usd_price: "decimal",
+  mcap: "decimal",
+  fdv: "decimal",
+  volume_24h: "decimal",
+  total_liquidity: "decimal",
+  price_change_percentage_1h: "decimal",
+  price_change_percentage_24h: "decimal",
+  price_change_percentage_7d: "decimal",
+  price_change_percentage_30d: "decimal",
+  volume_change_percentage_7d: "decimal",
+  volume_change_percentage_30d: "decimal",
+  mcap_change_percentage_7d: "decimal",
+  mcap_change_percentage_30d: "decimal",
+  price_high_24h: "decimal",
+  price_ath: "decimal",
+  circulating_supply: "decimal",
+  total_supply: "decimal?",
+};
+
+export const SOCIAL_WINDOWS = ["3d", "7d"] as const;
+export const X_SOCIAL_METRICS: Shape = Object.fromEntries(
+  SOCIAL_WINDOWS.flatMap((w) => [
+    [`mindshare_${w}`, "number"],
+    [`mindshare_change_percentage_${w}`, "number"],
+    [`impression_count_${w}`, "int"],
+    [`impression_count_change_percentage_${w}`, "number"],
+    [`engagement_count_${w}`, "int"],
+    [`engagement_count_change_percentage_${w}`, "number"],
+    [`follower_count_${w}`, "int"],
+    [`smart_follower_count_${w}`, "int"],
+  ]),
+);
+
+/** Sections the spec says may be absent from a market record. */
+export const OPTIONAL_SECTIONS = new Set([
+  "token_holder_insights",
+  "agent_holder_insights",
+  "smart_money_insights",
+  "dev_wallet_insights",
+  "x_social_metrics",
+  "image",
+]);
+
+export const MARKET_RECORD: Shape = {
+  id: "string",
+  token_info: TOKEN_INFO,
+  technical_indicators: TECHNICAL_INDICATORS,
+  token_holder_insights: HOLDER_INSIGHTS,
+  smart_money_insights: SMART_MONEY_INSIGHTS,
+  dev_wallet_insights: DEV_WALLET_INSIGHTS,
+  token_metrics: TOKEN_METRICS,
+  x_social_metrics: X_SOCIAL_METRICS,
+  last_updated_at: "string",
+};
+
+export const DIRECTORY_RECORD: Shape = {
+  id: "string",
+  symbol: "string",
+  name: "string",
+  address: "string",
+  chain: "string",
+  ecosystem: "string",
+};
+
+export const AGENT_RECORD: Shape = {
+  id: "string",
+  rug_status: "string",
+  agent_info: TOKEN_INFO,
+  technical_indicators: TECHNICAL_INDICATORS,
+  agent_holder_insights: HOLDER_INSIGHTS,
+  smart_money_insights: SMART_MONEY_INSIGHTS,
+  dev_wallet_insights: DEV_WALLET_INSIGHTS,
+  agent_metrics: TOKEN_METRICS,
+  x_social_metrics: X_SOCIAL_METRICS,
+  last_updated_at: "string",
+};
+
+/** The TA intervals the spec names, in display order. */
+export const TA_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"] as const;
+
+// The spec gives only the price_change_percentage_{interval} fields of /token-ta; the rest of this
+// shape is the sandbox's choice, kept close to the market record.
+export const TA_RECORD: Shape = {
+  id: "string",
+  token_info: TOKEN_INFO,
+  technical_indicators: TECHNICAL_INDICATORS,
+  ...Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "decimal"])),
+  last_updated_at: "string",
+};
+
+export const ASK_TOKEN_DETAIL: Shape = {
+  token_ticker: "string",
+  token_ca: "string",
+  token_name: "string",
+  token_id: "string",
+  chain: "string",
+  current_usd_price: "decimal",
+  last_24_hrs_price_change_percentage: "decimal",
+  market_cap: "decimal",
+  last_24_hrs_market_cap_change_percentage: "decimal",
+  last_24_hrs_volume: "decimal",
+  last_24_hrs_price_high: "decimal",
+};
+
+/** Every dot path in a shape, objects included (`token_info` and `token_info.symbol`). */
+export function dotPaths(shape: Shape, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const [key, spec] of Object.entries(shape)) {
+    const path = prefix + key;
+    out.push(path);
+    if (typeof spec === "object") out.push(...dotPaths(spec, `${path}.`));
+  }
+  return out;
+}

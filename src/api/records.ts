@@ -1,0 +1,164 @@
+import type { ApiClient, Query } from "./client.js";
+import { type Endpoint, fetchPage, walkPages } from "./pager.js";
+
+/** The most items one selector list may carry in one request (spec §8). */
+export const MAX_SELECTOR_ITEMS = 30;
+
+export type SelectorKind = "ticker" | "address" | "id";
+
+export interface Selector {
+  /** The query parameter, e.g. token_tickers or agent_tickers. */
+  param: string;
+  kind: SelectorKind;
+  items: string[];
+}
+
+export interface RecordQuery {
+  endpoint: Endpoint;
+  /** Filters sent with every request (chain, ecosystem). */
+  query: Query;
+  selector?: Selector;
+  limit?: number;
+  /** Fetch exactly this page. */
+  page?: number;
+  /** Requests scheduled ahead of the one being consumed. */
+  window: number;
+}
+
+export interface RecordStreamResult {
+  /** Selector items that no record matched. */
+  missing: string[];
+}
+
+/** Splits a list into requests of at most `size` items, in order. */
+export function chunk<T>(items: readonly T[], size = MAX_SELECTOR_ITEMS): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The value of a record that a selector item names, for matching answers to what was asked. */
+export function selectorKey(record: unknown, kind: SelectorKind): string | undefined {
+  if (!record || typeof record !== "object") return undefined;
+  const r = record as Record<string, unknown>;
+  const info = (r.token_info ?? r.agent_info) as Record<string, unknown> | null | undefined;
+  let value: unknown;
+  if (kind === "id") value = r.id ?? info?.id;
+  else if (kind === "ticker") value = info?.symbol ?? r.symbol ?? r.token_ticker;
+  else value = info?.ca ?? r.address ?? r.token_ca;
+  return value === undefined || value === null ? undefined : String(value).toLowerCase();
+}
+
+function recordId(record: unknown): string | undefined {
+  const id = (record as { id?: unknown } | null)?.id;
+  return id === undefined || id === null ? undefined : String(id);
+}
+
+/**
+ * Streams the records a query names, as batches in final order: pages in page order; selector
+ * lists over 30 items split into chunks that run concurrently and are merged in the order the
+ * user gave. Records whose id was already seen are dropped (the live service repeats some).
+ */
+export async function* streamRecords(
+  client: ApiClient,
+  q: RecordQuery,
+  result: RecordStreamResult = { missing: [] },
+): AsyncGenerator<unknown[]> {
+  const seen = new Set<string>();
+  let remaining = q.limit ?? Number.POSITIVE_INFINITY;
+  const keep = (records: unknown[]): unknown[] => {
+    const out: unknown[] = [];
+    for (const record of records) {
+      if (remaining <= 0) break;
+      const id = recordId(record);
+      if (id !== undefined) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      }
+      out.push(record);
+      remaining--;
+    }
+    return out;
+  };
+
+  if (!q.selector) {
+    const pages =
+      q.page !== undefined
+        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page))
+        : walkPages({
+            fetch: (n) => fetchPage(client, q.endpoint, q.query, n),
+            pageSize: q.endpoint.pageSize,
+            wanted: () => remaining,
+            window: q.window,
+          });
+    for await (const page of pages) {
+      const batch = keep(page.records);
+      if (batch.length) yield batch;
+      if (remaining <= 0) return;
+    }
+    return;
+  }
+
+  const selector = q.selector;
+  const chunks = chunk(selector.items);
+  const matched = new Set<string>();
+  const fetchChunk = async (items: string[], index: number): Promise<unknown[]> => {
+    const query: Query = [...q.query, [selector.param, items]];
+    const label =
+      chunks.length > 1
+        ? `items ${index * MAX_SELECTOR_ITEMS + 1}-${index * MAX_SELECTOR_ITEMS + items.length}`
+        : undefined;
+    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, label)).records;
+    const records: unknown[] = [];
+    for await (const page of walkPages({
+      fetch: (n) => fetchPage(client, q.endpoint, query, n, label ? `${label}, page ${n}` : `page ${n}`),
+      pageSize: q.endpoint.pageSize,
+      wanted: () => Number.POSITIVE_INFINITY,
+      window: q.window,
+    })) {
+      records.push(...page.records);
+    }
+    return orderBySelector(records, items, selector.kind);
+  };
+
+  const pending: Array<Promise<unknown[]>> = [];
+  let next = 0;
+  const fill = () => {
+    while (next < chunks.length && pending.length < q.window && remaining > 0) {
+      const p = fetchChunk(chunks[next]!, next);
+      p.catch(() => {});
+      pending.push(p);
+      next++;
+    }
+  };
+  fill();
+  while (pending.length > 0) {
+    const records = await pending.shift()!;
+    for (const record of records) {
+      const key = selectorKey(record, selector.kind);
+      if (key !== undefined) matched.add(key);
+    }
+    const batch = keep(records);
+    if (batch.length) yield batch;
+    if (remaining <= 0) break;
+    fill();
+  }
+  if (remaining > 0) result.missing = selector.items.filter((item) => !matched.has(item.toLowerCase()));
+}
+
+async function* oneShot<T>(value: Promise<T>): AsyncGenerator<T> {
+  yield await value;
+}
+
+/** Orders records by the position of the item that names them; unmatched records keep their place at the end. */
+export function orderBySelector(records: unknown[], items: readonly string[], kind: SelectorKind): unknown[] {
+  const position = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = item.toLowerCase();
+    if (!position.has(key)) position.set(key, i);
+  });
+  return records
+    .map((record, i) => ({ record, i, pos: position.get(selectorKey(record, kind) ?? "") ?? items.length }))
+    .sort((a, b) => a.pos - b.pos || a.i - b.i)
+    .map((x) => x.record);
+}

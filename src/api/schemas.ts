@@ -1,0 +1,140 @@
+import { z } from "zod";
+import {
+  AGENT_RECORD,
+  ASK_TOKEN_DETAIL,
+  DIRECTORY_RECORD,
+  type FieldSpec,
+  MARKET_RECORD,
+  OPTIONAL_SECTIONS,
+  type Shape,
+  TA_RECORD,
+} from "./fields.js";
+import { LosslessNumber } from "./json.js";
+
+// Two readings of one description (fields.ts):
+// - "client": what tokenintel accepts from a live service that drifts. Every field may be missing
+//   or null, numbers may come as decimal strings or JSON numbers, unknown fields pass through.
+// - "strict": what the spec promises, used to hold the sandbox to the contract in tests.
+export type Mode = "client" | "strict";
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const lenientNumber = z.union([z.string(), z.number(), z.instanceof(LosslessNumber)]);
+
+function leaf(spec: FieldSpec, mode: Mode): z.ZodType {
+  const nullable = spec.endsWith("?");
+  const kind = spec.replace("?", "");
+  if (mode === "client") {
+    switch (kind) {
+      case "decimal":
+      case "int":
+      case "number":
+        return lenientNumber.nullable().optional();
+      case "bool":
+        return z.union([z.boolean(), z.string(), z.number()]).nullable().optional();
+      default:
+        return z.union([z.string(), z.number()]).nullable().optional();
+    }
+  }
+  let schema: z.ZodType;
+  switch (kind) {
+    case "decimal":
+      schema = z.string().regex(DECIMAL, "expected a decimal string");
+      break;
+    case "int":
+      schema = z.number().int();
+      break;
+    case "number":
+      schema = z.number();
+      break;
+    case "bool":
+      schema = z.boolean();
+      break;
+    case "url":
+      schema = z.url();
+      break;
+    default:
+      schema = z.string();
+  }
+  return nullable ? schema.nullable() : schema;
+}
+
+export function schemaFor(shape: Shape, mode: Mode): z.ZodType {
+  const entries: Record<string, z.ZodType> = {};
+  for (const [key, spec] of Object.entries(shape)) {
+    let schema = typeof spec === "object" ? schemaFor(spec, mode) : leaf(spec, mode);
+    if (typeof spec === "object" && mode === "client") schema = schema.nullable().optional();
+    if (mode === "strict" && OPTIONAL_SECTIONS.has(key)) schema = schema.optional();
+    entries[key] = schema;
+  }
+  return mode === "client" ? z.looseObject(entries) : z.strictObject(entries);
+}
+
+/** A record must at least be an object with an id, whatever else drifts. */
+function recordSchema(shape: Shape, mode: Mode): z.ZodType {
+  const base = schemaFor(shape, mode);
+  if (mode === "strict") return base;
+  return base.and(z.looseObject({ id: z.union([z.string(), z.number()]) }));
+}
+
+const pagination = z.looseObject({
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
+  pageCount: z.number().int().optional(),
+  total: z.number().int().optional(),
+});
+
+export const envelope = z.looseObject({
+  success: z.boolean().optional(),
+  data: z.unknown(),
+  meta: z.looseObject({ pagination: pagination.optional() }).nullable().optional(),
+});
+export type Envelope = z.infer<typeof envelope>;
+export type Pagination = z.infer<typeof pagination>;
+
+export type RecordKind = "market" | "directory" | "agents" | "ta";
+const SHAPES: Record<RecordKind, Shape> = {
+  market: MARKET_RECORD,
+  directory: DIRECTORY_RECORD,
+  agents: AGENT_RECORD,
+  ta: TA_RECORD,
+};
+
+const cache = new Map<string, z.ZodType>();
+export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): z.ZodType {
+  const key = `${kind}:${mode}`;
+  let schema = cache.get(key);
+  if (!schema) {
+    schema = recordSchema(SHAPES[kind], mode);
+    cache.set(key, schema);
+  }
+  return schema;
+}
+
+export function askDataSchema(mode: Mode = "client"): z.ZodType {
+  const detail = schemaFor(ASK_TOKEN_DETAIL, mode);
+  if (mode === "strict") {
+    return z.strictObject({
+      questionId: z.string(),
+      answerId: z.string(),
+      nlpResponse: z.string(),
+      tokenDetails: z.array(detail).nullable(),
+    });
+  }
+  return z.looseObject({
+    questionId: z.union([z.string(), z.number()]).nullable().optional(),
+    answerId: z.union([z.string(), z.number()]).nullable().optional(),
+    nlpResponse: z.string().nullable().optional(),
+    tokenDetails: z.array(detail).nullable().optional(),
+  });
+}
+
+/** Names the first problem: `data[3].token_metrics.usd_price: expected ...`. */
+export function describeIssue(error: z.ZodError, prefix = ""): string {
+  const issue = error.issues[0];
+  if (!issue) return "invalid value";
+  let path = prefix;
+  for (const part of issue.path) {
+    path += typeof part === "number" ? `[${part}]` : path ? `.${String(part)}` : String(part);
+  }
+  return `${path || "body"}: ${issue.message}`;
+}

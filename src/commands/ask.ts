@@ -1,0 +1,72 @@
+import { ASK_TOKEN_DETAIL } from "../api/fields.js";
+import { stringifyJson } from "../api/json.js";
+import { askDataSchema, describeIssue } from "../api/schemas.js";
+import type { Context } from "../context.js";
+import { ApiError, UsageError } from "../errors.js";
+import { ASK_COLUMNS } from "../output/columns.js";
+import { sanitizeBlock } from "../output/sanitize.js";
+import { createWriter } from "../output/writers.js";
+import { resolveOutput } from "./data-command.js";
+import { chainSchema, parseFields, parseFlag } from "./options.js";
+
+export interface RawAskOptions {
+  chain?: string;
+  output?: string;
+  json?: boolean;
+  ndjson?: boolean;
+  fields?: string[];
+}
+
+const MAX_QUESTION = 2000;
+
+export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptions): Promise<void> {
+  const question = (questionArg === "-" ? await readStdin() : questionArg).trim();
+  if (!question) throw new UsageError("ask: the question is empty");
+  if (question.length > MAX_QUESTION)
+    throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
+  const chain = raw.chain === undefined ? undefined : parseFlag("--chain", chainSchema, raw.chain);
+  const format = await resolveOutput(ctx, raw);
+  const fields = parseFields(raw.fields, ASK_TOKEN_DETAIL, "ask token details");
+
+  const client = await ctx.client({ keyRequired: true });
+  const res = await client.request("/v1/ask-loky", {
+    method: "POST",
+    body: chain ? { chain, question } : { question },
+    label: "ask",
+  });
+  const body = res.body as { success?: unknown; data?: unknown } | undefined;
+  if (!body || typeof body !== "object")
+    throw new ApiError(`HTTP ${res.status}: unexpected response (not a JSON object)`);
+  if (body.success === false) throw new ApiError(`HTTP ${res.status}: the server reported a failure`);
+  const parsed = askDataSchema().safeParse(body.data);
+  if (!parsed.success)
+    throw new ApiError(`HTTP ${res.status}: unexpected response (${describeIssue(parsed.error, "data")})`);
+  const data = body.data as { nlpResponse?: string | null; tokenDetails?: unknown[] | null };
+  const details = data.tokenDetails ?? [];
+
+  if (format === "json") {
+    await ctx.io.out(`${stringifyJson(data, 2)}\n`);
+    return;
+  }
+  if (format === "ndjson") {
+    await ctx.io.out(`${stringifyJson(data)}\n`);
+    return;
+  }
+  if (format === "table")
+    await ctx.io.out(`${sanitizeBlock(data.nlpResponse ?? "(no answer text)").trimEnd()}\n\n`);
+  const writer = createWriter(format, ctx.io, {
+    fields,
+    columns: ASK_COLUMNS,
+    emptyMessage: "No token details in this answer.",
+  });
+  await writer.write(details);
+  await writer.end();
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY)
+    throw new UsageError("ask: '-' reads the question from standard input, but it is a terminal");
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

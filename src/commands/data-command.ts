@@ -1,0 +1,154 @@
+import type { Shape } from "../api/fields.js";
+import type { Endpoint } from "../api/pager.js";
+import {
+  MAX_SELECTOR_ITEMS,
+  type RecordQuery,
+  type RecordStreamResult,
+  type Selector,
+  type SelectorKind,
+  streamRecords,
+} from "../api/records.js";
+import type { Context } from "../context.js";
+import { UsageError } from "../errors.js";
+import type { Column } from "../output/columns.js";
+import { createWriter, type OutputFormat } from "../output/writers.js";
+import { chainSchema, outputSchema, parseFields, parseFlag, parseList, positiveInt } from "./options.js";
+
+/** The raw options commander hands to a data command. */
+export interface RawDataOptions {
+  chain?: string;
+  tickers?: string[];
+  addresses?: string[];
+  ids?: string[];
+  ecosystem?: string;
+  limit?: string;
+  page?: string;
+  output?: string;
+  json?: boolean;
+  ndjson?: boolean;
+  fields?: string[];
+}
+
+export interface DataCommandSpec {
+  name: string;
+  endpoint: Endpoint;
+  shape: Shape;
+  columns: Column[];
+  /** Which list flags the command takes, and the query parameter each is sent as. */
+  selectors: Partial<Record<SelectorKind, string>>;
+  chainRequired: boolean;
+  emptyMessage: string;
+}
+
+const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
+const RAW_FOR: Record<SelectorKind, keyof RawDataOptions> = {
+  ticker: "tickers",
+  address: "addresses",
+  id: "ids",
+};
+
+/** Picks the output format: --output, then --json/--ndjson, then config, then table on a terminal. */
+export async function resolveOutput(
+  ctx: Context,
+  raw: Pick<RawDataOptions, "output" | "json" | "ndjson">,
+): Promise<OutputFormat> {
+  const chosen = [
+    raw.output && parseFlag("--output", outputSchema, raw.output),
+    raw.json && "json",
+    raw.ndjson && "ndjson",
+  ].filter(Boolean) as OutputFormat[];
+  if (new Set(chosen).size > 1)
+    throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
+  if (chosen[0]) return chosen[0];
+  return (await ctx.outputDefault()) ?? (ctx.io.stdoutIsTTY ? "table" : "json");
+}
+
+export interface ParsedDataOptions {
+  query: RecordQuery;
+  format: OutputFormat;
+  fields: string[] | undefined;
+}
+
+/** Checks every flag before any request; the result is all a run needs. */
+export async function parseDataOptions(
+  ctx: Context,
+  spec: DataCommandSpec,
+  raw: RawDataOptions,
+): Promise<ParsedDataOptions> {
+  const chainValue = raw.chain ?? (await ctx.defaultChain());
+  if (spec.chainRequired && chainValue === undefined) {
+    throw new UsageError(
+      `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
+    );
+  }
+  const chain = chainValue === undefined ? undefined : parseFlag("--chain", chainSchema, chainValue);
+
+  let selector: Selector | undefined;
+  for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
+    const items = parseList(FLAG_FOR[kind], raw[RAW_FOR[kind]] as string[] | undefined);
+    if (!items) continue;
+    if (selector)
+      throw new UsageError(
+        `use one of ${Object.keys(spec.selectors)
+          .map((k) => FLAG_FOR[k as SelectorKind])
+          .join(", ")} at a time`,
+      );
+    selector = { kind, param, items };
+  }
+  const ecosystem = raw.ecosystem === undefined ? undefined : raw.ecosystem.trim();
+  if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
+
+  const limit =
+    raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
+  const page =
+    raw.page === undefined ? undefined : parseFlag("--page", positiveInt("of 1 or more"), raw.page);
+  if (page !== undefined && selector && selector.items.length > MAX_SELECTOR_ITEMS) {
+    throw new UsageError(
+      `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
+    );
+  }
+  const format = await resolveOutput(ctx, raw);
+  const fields = parseFields(raw.fields, spec.shape, spec.name);
+  return {
+    format,
+    fields,
+    query: {
+      endpoint: spec.endpoint,
+      query: [
+        ["chain", chain],
+        ["ecosystem", ecosystem],
+      ],
+      selector,
+      limit,
+      page,
+      window: 0, // set from the client's concurrency below
+    },
+  };
+}
+
+/** flags → parsed options → requests (pager and chunker over the client) → records → a writer. */
+export async function runDataCommand(
+  ctx: Context,
+  spec: DataCommandSpec,
+  raw: RawDataOptions,
+): Promise<void> {
+  const { query, format, fields } = await parseDataOptions(ctx, spec, raw);
+  const client = await ctx.client({ keyRequired: !spec.endpoint.keyOptional });
+  query.window = client.limiter.max * 2;
+  const writer = createWriter(format, ctx.io, {
+    fields,
+    columns: spec.columns,
+    emptyMessage: spec.emptyMessage,
+  });
+  const result: RecordStreamResult = { missing: [] };
+  for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
+  await writer.end();
+  if (result.missing.length && query.selector) {
+    const noun = FLAG_FOR[query.selector.kind].slice(2);
+    const shown = result.missing.slice(0, 20).join(", ");
+    const more = result.missing.length > 20 ? ` and ${result.missing.length - 20} more` : "";
+    ctx.io.warn(
+      `no data for ${result.missing.length} of ${query.selector.items.length} ${noun}: ${shown}${more}`,
+    );
+  }
+}

@@ -1,0 +1,110 @@
+import { chmodSync, existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import type Conf from "conf";
+import { UsageError } from "../errors.js";
+
+/** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
+export const CONFIG_KEYS = {
+  "base-url": "API base URL (default https://api.dapplooker.com)",
+  chain: "default chain: base or solana",
+  output: "default output format: table, json, ndjson or csv",
+  timeout: "per-request timeout, e.g. 30s",
+  retries: "retries for failed requests (default 3)",
+} as const;
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+interface StoreShape {
+  apiKey?: string;
+  settings?: Partial<Record<ConfigKey, string>>;
+}
+
+/** The conf store: a JSON file, mode 0600, in a folder of mode 0700. */
+export class ConfigStore {
+  private constructor(private readonly conf: Conf<StoreShape>) {}
+
+  static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
+    const { default: ConfClass } = await import("conf");
+    const cwd = env.TOKENINTEL_CONFIG_DIR || undefined;
+    const existed = cwd ? existsSync(cwd) : false;
+    let conf: Conf<StoreShape>;
+    try {
+      conf = new ConfClass<StoreShape>({
+        projectName: "tokenintel",
+        projectSuffix: "",
+        configName: "config",
+        cwd,
+        configFileMode: 0o600,
+      });
+    } catch (error) {
+      throw new UsageError(`cannot read the config store: ${(error as Error).message}`);
+    }
+    // Tighten the folder only when it is ours (never chmod a folder the user pointed us at).
+    if (!existed && existsSync(dirname(conf.path))) {
+      try {
+        chmodSync(dirname(conf.path), 0o700);
+      } catch {
+        // not ours to change
+      }
+    }
+    return new ConfigStore(conf);
+  }
+
+  get path(): string {
+    return this.conf.path;
+  }
+
+  get apiKey(): string | undefined {
+    return this.conf.get("apiKey") || undefined;
+  }
+
+  setApiKey(key: string): void {
+    this.conf.set("apiKey", key);
+    this.tighten();
+  }
+
+  deleteApiKey(): boolean {
+    const had = this.conf.has("apiKey");
+    this.conf.delete("apiKey");
+    return had;
+  }
+
+  get(key: ConfigKey): string | undefined {
+    return this.conf.get("settings")?.[key];
+  }
+
+  set(key: ConfigKey, value: string): void {
+    this.conf.set("settings", { ...this.conf.get("settings"), [key]: value });
+    this.tighten();
+  }
+
+  unset(key: ConfigKey): void {
+    const settings = { ...this.conf.get("settings") };
+    delete settings[key];
+    this.conf.set("settings", settings);
+  }
+
+  settings(): Partial<Record<ConfigKey, string>> {
+    return { ...this.conf.get("settings") };
+  }
+
+  /** The file's mode, or undefined when it does not exist yet. */
+  fileMode(): number | undefined {
+    try {
+      return statSync(this.conf.path).mode & 0o777;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private tighten(): void {
+    try {
+      chmodSync(this.conf.path, 0o600);
+    } catch {
+      // the write itself would have failed loudly
+    }
+  }
+}
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_KEYS, key);
+}

@@ -1,0 +1,166 @@
+import type { ApiClient } from "./api/client.js";
+import type { ConfigKey, ConfigStore } from "./config/store.js";
+import { AuthError, UsageError } from "./errors.js";
+import type { IO } from "./io.js";
+import type { OutputFormat } from "./output/writers.js";
+import type { SandboxServer } from "./sandbox/server.js";
+
+export const DEFAULT_BASE_URL = "https://api.dapplooker.com";
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_RETRIES = 3;
+export const DEFAULT_CONCURRENCY = 4;
+
+/** Flags that every command accepts (set on the program). */
+export interface GlobalOptions {
+  apiKey?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  timeout?: string;
+  retries?: string;
+  rate?: string;
+  concurrency?: string;
+  verbose?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+}
+
+export type KeySource = "flag" | "env" | "store" | "sandbox";
+
+/**
+ * What one run needs, handed out lazily: a command that makes no request opens no store, loads no
+ * HTTP client and starts no sandbox.
+ */
+export class Context {
+  private storePromise: Promise<ConfigStore> | undefined;
+  private clientInstance: ApiClient | undefined;
+  private sandbox: SandboxServer | undefined;
+
+  constructor(
+    readonly io: IO,
+    readonly globals: GlobalOptions,
+    readonly signal: AbortSignal,
+  ) {
+    io.addSecret(globals.apiKey);
+    io.addSecret(io.env.TOKENINTEL_API_KEY);
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return this.io.env;
+  }
+
+  store(): Promise<ConfigStore> {
+    this.storePromise ??= import("./config/store.js").then((m) => m.ConfigStore.open(this.env));
+    return this.storePromise;
+  }
+
+  /** A setting from flag, then environment, then the store. */
+  async setting(
+    key: ConfigKey,
+    flagValue: string | undefined,
+    envName?: string,
+  ): Promise<string | undefined> {
+    if (flagValue !== undefined) return flagValue;
+    const fromEnv = envName ? this.env[envName] : undefined;
+    if (fromEnv) return fromEnv;
+    return (await this.store()).get(key);
+  }
+
+  async resolveApiKey(): Promise<{ key: string; source: KeySource } | undefined> {
+    if (this.globals.apiKey) return { key: this.globals.apiKey, source: "flag" };
+    if (this.globals.sandbox) {
+      const { SANDBOX_API_KEY } = await import("./sandbox/data.js");
+      return { key: SANDBOX_API_KEY, source: "sandbox" };
+    }
+    const fromEnv = this.env.TOKENINTEL_API_KEY;
+    if (fromEnv) return { key: fromEnv, source: "env" };
+    const stored = (await this.store()).apiKey;
+    if (stored) {
+      this.io.addSecret(stored);
+      return { key: stored, source: "store" };
+    }
+    return undefined;
+  }
+
+  async outputDefault(): Promise<OutputFormat | undefined> {
+    const value = await this.setting("output", undefined);
+    if (value === undefined) return undefined;
+    const { outputSchema, parseFlag } = await import("./commands/options.js");
+    return parseFlag("config output", outputSchema, value);
+  }
+
+  async defaultChain(): Promise<string | undefined> {
+    return this.setting("chain", undefined, "TOKENINTEL_CHAIN");
+  }
+
+  /** The HTTP client; with --sandbox, starts the sandbox in-process first. */
+  async client(options: { keyRequired: boolean }): Promise<ApiClient> {
+    if (this.clientInstance) return this.clientInstance;
+    const opts = await import("./commands/options.js");
+    const timeoutMs = this.globals.timeout
+      ? opts.parseFlag("--timeout", opts.durationSchema, this.globals.timeout)
+      : await this.storedNumber("timeout", opts.durationSchema, DEFAULT_TIMEOUT_MS);
+    const retries = this.globals.retries
+      ? opts.parseFlag("--retries", opts.nonNegativeInt, this.globals.retries)
+      : await this.storedNumber("retries", opts.nonNegativeInt, DEFAULT_RETRIES);
+    const concurrency = this.globals.concurrency
+      ? opts.parseFlag(
+          "--concurrency",
+          opts.positiveInt("from 1 to 32").refine((n) => n <= 32, "at most 32"),
+          this.globals.concurrency,
+        )
+      : DEFAULT_CONCURRENCY;
+    const rate = this.globals.rate ? opts.parseFlag("--rate", opts.rateSchema, this.globals.rate) : undefined;
+
+    let baseUrl: string;
+    if (this.globals.sandbox) {
+      const { startSandbox } = await import("./sandbox/server.js");
+      this.sandbox = await startSandbox({ port: 0 });
+      baseUrl = this.sandbox.url;
+    } else {
+      const raw =
+        (await this.setting("base-url", this.globals.baseUrl, "TOKENINTEL_BASE_URL")) ?? DEFAULT_BASE_URL;
+      baseUrl = opts.parseFlag("--base-url", opts.baseUrlSchema, raw);
+    }
+    const key = await this.resolveApiKey();
+    if (options.keyRequired && !key) {
+      throw new AuthError(
+        "no API key: run 'tokenintel auth login', set TOKENINTEL_API_KEY, or try the local sandbox with --sandbox",
+      );
+    }
+    const { ApiClient } = await import("./api/client.js");
+    this.clientInstance = new ApiClient({
+      baseUrl,
+      apiKey: key?.key,
+      timeoutMs,
+      retries,
+      concurrency,
+      ratePerMinute: rate,
+      signal: this.signal,
+      log: (line) => this.io.err(line),
+      verbose: Boolean(this.globals.verbose),
+      quiet: Boolean(this.globals.quiet),
+    });
+    return this.clientInstance;
+  }
+
+  private async storedNumber(
+    key: ConfigKey,
+    schema: import("zod").ZodType<number>,
+    fallback: number,
+  ): Promise<number> {
+    const value = await this.setting(key, undefined);
+    if (value === undefined) return fallback;
+    const { parseFlag } = await import("./commands/options.js");
+    return parseFlag(`config ${key}`, schema, value);
+  }
+
+  async close(): Promise<void> {
+    await this.clientInstance?.close();
+    await this.sandbox?.close();
+  }
+}
+
+export function requireValue<T>(value: T | undefined, message: string): T {
+  if (value === undefined) throw new UsageError(message);
+  return value;
+}

@@ -1,0 +1,26 @@
+// Strings from the server are untrusted: a token named with ANSI or OSC sequences must not be able
+// to rewrite the user's terminal. Everything printed to a terminal goes through here.
+
+// ESC-introduced sequences: CSI (ESC [ ... final), OSC (ESC ] ... BEL or ST), DCS/SOS/PM/APC
+// (ESC P/X/^/_ ... ST) and two-byte escapes; plus the 8-bit C1 forms of the same.
+const ESCAPE_SEQUENCE =
+  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[@-Z\\-_]?/g;
+// Remaining C0 and C1 control characters, DEL, and bidi overrides that can disguise text.
+const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Removes escape sequences and control characters; newlines and tabs become spaces. */
+export function sanitizeInline(text: string): string {
+  return text
+    .replace(ESCAPE_SEQUENCE, "")
+    .replace(/[\r\n\t]+/g, " ")
+    .replace(CONTROL, "");
+}
+
+/** Like sanitizeInline, but keeps line breaks (for multi-line text such as an answer). */
+export function sanitizeBlock(text: string): string {
+  return text
+    .replace(ESCAPE_SEQUENCE, "")
+    .replace(/\r\n?/g, "\n")
+    .replace(/\t/g, "  ")
+    .replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, "");
+}

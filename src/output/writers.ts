@@ -1,0 +1,109 @@
+import { LosslessNumber, stringifyJson } from "../api/json.js";
+import type { IO } from "../io.js";
+import { type Column, columnForPath } from "./columns.js";
+import { flatten, pickPaths } from "./paths.js";
+
+export type OutputFormat = "table" | "json" | "ndjson" | "csv";
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
+
+export interface WriterOptions {
+  /** Keep only these dot paths. */
+  fields?: string[];
+  /** The table's default columns. */
+  columns: Column[];
+  /** Said on stderr when a table has no rows. */
+  emptyMessage?: string;
+}
+
+/** Receives records batch by batch in final order; `end` is called only when the run succeeded. */
+export interface RecordWriter {
+  write(batch: unknown[]): Promise<void>;
+  end(): Promise<void>;
+  readonly count: number;
+}
+
+export function createWriter(format: OutputFormat, io: IO, options: WriterOptions): RecordWriter {
+  const project = options.fields ? (r: unknown) => pickPaths(r, options.fields!) : (r: unknown) => r;
+  switch (format) {
+    case "ndjson":
+      return new NdjsonWriter(io, project);
+    case "json":
+      return new BufferedWriter(async (records) => {
+        await io.out(`${stringifyJson(records.map(project), 2)}\n`);
+      });
+    case "csv":
+      return new BufferedWriter(async (records) => {
+        await io.out(toCsv(records.map(project), options.fields));
+      });
+    case "table":
+      return new BufferedWriter(async (records) => {
+        if (records.length === 0) {
+          io.err(options.emptyMessage ?? "No results.");
+          return;
+        }
+        const columns = options.fields ? options.fields.map(columnForPath) : options.columns;
+        const { renderTable } = await import("./table.js");
+        await io.out(renderTable(records, columns, io));
+      });
+  }
+}
+
+/** One record a line, written as soon as its batch arrives. */
+class NdjsonWriter implements RecordWriter {
+  count = 0;
+  constructor(
+    private readonly io: IO,
+    private readonly project: (r: unknown) => unknown,
+  ) {}
+  async write(batch: unknown[]): Promise<void> {
+    let text = "";
+    for (const record of batch) text += `${stringifyJson(this.project(record))}\n`;
+    this.count += batch.length;
+    await this.io.out(text);
+  }
+  async end(): Promise<void> {}
+}
+
+/** Holds everything until the run succeeded, so a failed run prints nothing to stdout. */
+class BufferedWriter implements RecordWriter {
+  private readonly records: unknown[] = [];
+  constructor(private readonly flush: (records: unknown[]) => Promise<void>) {}
+  get count(): number {
+    return this.records.length;
+  }
+  async write(batch: unknown[]): Promise<void> {
+    for (const record of batch) this.records.push(record);
+  }
+  async end(): Promise<void> {
+    await this.flush(this.records);
+  }
+}
+
+/** RFC 4180 CSV with dot-path columns: the given fields, or every leaf seen, in first-seen order. */
+export function toCsv(records: unknown[], fields?: string[]): string {
+  const rows = records.map((r) => flatten(r));
+  let columns = fields;
+  if (!columns) {
+    const set = new Set<string>();
+    for (const row of rows) for (const key of row.keys()) set.add(key);
+    columns = [...set];
+  }
+  const lines = [columns.map(csvCell).join(",")];
+  for (const row of rows) lines.push(columns.map((c) => csvCell(csvValue(row.get(c)))).join(","));
+  return rows.length || fields ? `${lines.join("\r\n")}\r\n` : "";
+}
+
+function csvValue(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof LosslessNumber) return value.raw;
+  if (typeof value === "object") return stringifyJson(value);
+  return String(value);
+}
+
+function csvCell(text: string): string {
+  // A leading = + - @ would make a spreadsheet evaluate the cell; prefix a quote (OWASP advice)
+  // unless the cell is a plain number.
+  let t = text;
+  if (/^[=+\-@\t\r]/.test(t) && !/^[+-]?\d+(\.\d+)?$/.test(t)) t = `'${t}`;
+  return /[",\r\n]/.test(t) || t !== t.trim() ? `"${t.replace(/"/g, '""')}"` : t;
+}

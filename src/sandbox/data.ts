@@ -1,0 +1,399 @@
+// The sandbox's synthetic data set: deterministic (the same seed gives the same tokens), built on
+// demand from a token's index so that even 100,000 tokens cost little memory. Nulls and absent
+// sections appear where the spec says they can.
+
+import { SOCIAL_WINDOWS, TA_INTERVALS } from "../api/fields.js";
+
+export const SANDBOX_API_KEY = "ti_sandbox_demo_key_4f9a2c";
+export const SANDBOX_ECOSYSTEM = "virtuals";
+export type SandboxChain = "base" | "solana";
+
+export interface DataOptions {
+  /** Tokens on base; solana gets 30% of that (1,000 and 300 by default). */
+  tokens?: number;
+  seed?: number;
+}
+
+/** Tickers that break naive batching (live-notes): they live at fixed places in the base list. */
+export const AWKWARD_SYMBOLS = [
+  "A&B",
+  "C+D",
+  "HELLO WORLD",
+  "ROCKET🚀",
+  "$DOLLAR",
+  "50%OFF",
+  "Q?",
+  "HASH#TAG",
+  "EQ=1",
+  "COMMA,COIN",
+];
+
+const SYLLABLES = [
+  "ba",
+  "ko",
+  "zi",
+  "ru",
+  "ne",
+  "vo",
+  "la",
+  "mi",
+  "ta",
+  "xe",
+  "po",
+  "gu",
+  "fi",
+  "da",
+  "sy",
+  "qu",
+  "ar",
+  "on",
+  "el",
+  "ix",
+];
+const WORDS = [
+  "Aether",
+  "Byte",
+  "Cipher",
+  "Drift",
+  "Echo",
+  "Flux",
+  "Glyph",
+  "Helix",
+  "Ion",
+  "Jolt",
+  "Kite",
+  "Lumen",
+  "Mote",
+  "Nova",
+  "Orbit",
+  "Pulse",
+  "Quark",
+  "Rune",
+  "Sigil",
+  "Tide",
+];
+const SUFFIXES = ["Protocol", "AI", "Agent", "Network", "Labs", "Coin", "Finance", "DAO"];
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+function hash32(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+
+/** mulberry32: a small seeded PRNG. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const dec = (n: number, digits: number) => n.toFixed(digits);
+
+interface TokenBase {
+  index: number;
+  chain: SandboxChain;
+  id: string;
+  symbol: string;
+  name: string;
+  address: string;
+  ecosystem: string;
+}
+
+export class SandboxData {
+  readonly seed: number;
+  readonly counts: Record<SandboxChain, number>;
+  private readonly bySymbol = new Map<string, TokenBase[]>();
+  private readonly byAddress = new Map<string, TokenBase>();
+  private readonly byId = new Map<string, TokenBase>();
+  private readonly tokens: Record<SandboxChain, TokenBase[]>;
+
+  constructor(options: DataOptions = {}) {
+    this.seed = options.seed ?? 42;
+    const base = Math.max(1, options.tokens ?? 1000);
+    this.counts = { base, solana: Math.max(1, Math.round(base * 0.3)) };
+    this.tokens = { base: [], solana: [] };
+    for (const chain of ["base", "solana"] as const) {
+      const used = new Set<string>();
+      for (let i = 0; i < this.counts[chain]; i++) {
+        const token = this.makeBase(chain, i, used);
+        this.tokens[chain].push(token);
+        const key = token.symbol.toLowerCase();
+        const list = this.bySymbol.get(key) ?? [];
+        list.push(token);
+        this.bySymbol.set(key, list);
+        this.byAddress.set(token.address.toLowerCase(), token);
+        this.byId.set(token.id, token);
+      }
+    }
+  }
+
+  private makeBase(chain: SandboxChain, index: number, used: Set<string>): TokenBase {
+    const r = rng(hash32(`${this.seed}:${chain}:${index}`));
+    let symbol: string;
+    if (chain === "base" && index >= 10 && index < 10 + AWKWARD_SYMBOLS.length)
+      symbol = AWKWARD_SYMBOLS[index - 10]!;
+    else {
+      const n = 2 + Math.floor(r() * 2);
+      symbol = Array.from({ length: n }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)])
+        .join("")
+        .toUpperCase();
+      if (used.has(symbol)) symbol = `${symbol}${index}`;
+    }
+    used.add(symbol);
+    const name = `${WORDS[Math.floor(r() * WORDS.length)]} ${SUFFIXES[Math.floor(r() * SUFFIXES.length)]} ${index}`;
+    const address =
+      chain === "base"
+        ? `0x${Array.from({ length: 40 }, () => Math.floor(r() * 16).toString(16)).join("")}`
+        : Array.from({ length: 44 }, () => BASE58[Math.floor(r() * BASE58.length)]).join("");
+    const id =
+      hash32(`id:${this.seed}:${chain}:${index}`).toString(16).padStart(8, "0") +
+      index.toString(16).padStart(8, "0") +
+      (chain === "base" ? "b45e" : "501a");
+    return {
+      index,
+      chain,
+      id,
+      symbol,
+      name,
+      address,
+      ecosystem: index % 3 === 0 ? SANDBOX_ECOSYSTEM : chain,
+    };
+  }
+
+  list(chain: SandboxChain | undefined, ecosystem: string | undefined): TokenBase[] {
+    const all = chain ? this.tokens[chain] : [...this.tokens.base, ...this.tokens.solana];
+    return ecosystem ? all.filter((t) => t.ecosystem === ecosystem) : all;
+  }
+
+  findBySymbols(chain: SandboxChain | undefined, symbols: string[]): TokenBase[] {
+    return this.inListOrder(chain, symbols.flatMap((s) => this.bySymbol.get(s.toLowerCase()) ?? []));
+  }
+
+  findByAddresses(chain: SandboxChain | undefined, addresses: string[]): TokenBase[] {
+    return this.inListOrder(chain, addresses.map((a) => this.byAddress.get(a.toLowerCase())));
+  }
+
+  findByIds(chain: SandboxChain | undefined, ids: string[]): TokenBase[] {
+    return this.inListOrder(chain, ids.map((id) => this.byId.get(id)));
+  }
+
+  /** Matches as the listing would order them (base first, then by index), without repeats. */
+  private inListOrder(chain: SandboxChain | undefined, found: Array<TokenBase | undefined>): TokenBase[] {
+    const unique = new Set(found.filter((t): t is TokenBase => t !== undefined && (!chain || t.chain === chain)));
+    return [...unique].sort((a, b) => (a.chain === b.chain ? a.index - b.index : a.chain === "base" ? -1 : 1));
+  }
+
+  token(chain: SandboxChain, index: number): TokenBase | undefined {
+    return this.tokens[chain][index];
+  }
+
+  directoryRecord(t: TokenBase): Record<string, unknown> {
+    return {
+      id: t.id,
+      symbol: t.symbol,
+      name: t.name,
+      address: t.address,
+      chain: t.chain,
+      ecosystem: t.ecosystem,
+    };
+  }
+
+  private tokenInfo(t: TokenBase): Record<string, unknown> {
+    const i = t.index;
+    return {
+      id: t.id,
+      symbol: t.symbol,
+      name: t.name,
+      handle: i % 4 === 0 ? null : `${t.symbol.replace(/[^A-Za-z0-9]/g, "").toLowerCase() || "token"}_${i}`,
+      description: i % 6 === 0 ? null : `${t.name} is a synthetic sandbox token on ${t.chain}.`,
+      ca: t.address,
+      chain: t.chain,
+      ecosystem: t.ecosystem,
+    };
+  }
+
+  /** The numbers of a token, in the API's wire types. */
+  private numbers(t: TokenBase) {
+    const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}`));
+    // Prices span many orders of magnitude, down to 1e-9, as small-cap tokens do.
+    const price = 10 ** (-9 + r() * 12);
+    const supply = Math.round(10 ** (6 + r() * 6));
+    const mcap = price * supply;
+    const pct = (spread: number) => (r() - 0.5) * 2 * spread;
+    return { r, price, supply, mcap, pct };
+  }
+
+  private metrics(t: TokenBase, n: ReturnType<SandboxData["numbers"]>): Record<string, unknown> {
+    const { r, price, supply, mcap, pct } = n;
+    return {
+      usd_price: dec(price, 12).replace(/0+$/, "").replace(/\.$/, ".0"),
+      mcap: dec(mcap, 2),
+      fdv: dec(mcap * (1 + r()), 2),
+      volume_24h: dec(mcap * r() * 0.3, 2),
+      total_liquidity: dec(mcap * r() * 0.1, 2),
+      price_change_percentage_1h: dec(pct(5), 2),
+      price_change_percentage_24h: dec(pct(30), 2),
+      price_change_percentage_7d: dec(pct(60), 2),
+      price_change_percentage_30d: dec(pct(90), 2),
+      volume_change_percentage_7d: dec(pct(80), 2),
+      volume_change_percentage_30d: dec(pct(120), 2),
+      mcap_change_percentage_7d: dec(pct(60), 2),
+      mcap_change_percentage_30d: dec(pct(90), 2),
+      price_high_24h: dec(price * (1 + r() * 0.2), 12),
+      price_ath: dec(price * (1 + r() * 5), 12),
+      circulating_supply: dec(supply * (0.5 + r() * 0.5), 2),
+      total_supply: t.index % 11 === 0 ? null : dec(supply, 2),
+    };
+  }
+
+  private sections(t: TokenBase, n: ReturnType<SandboxData["numbers"]>) {
+    const { r, supply, pct } = n;
+    const holders = 50 + Math.floor(r() * 100_000);
+    const share = (max: number) => r() * max;
+    const holder = {
+      total_holder_count: holders,
+      holder_count_change_percentage_24h: dec(pct(10), 2),
+      fifty_percentage_holding_wallet_count: dec(1 + Math.floor(r() * 200), 0),
+      first_100_buyers_initial_bought: dec(supply * share(0.3), 2),
+      first_100_buyers_initial_bought_percentage: dec(share(30), 2),
+      first_100_buyers_current_holding: dec(supply * share(0.1), 2),
+      first_100_buyers_current_holding_percentage: dec(share(10), 2),
+      top_10_holder_balance: dec(supply * share(0.7), 2),
+      top_10_holder_percentage: dec(share(70), 2),
+      top_50_holder_balance: dec(supply * share(0.85), 2),
+      top_50_holder_percentage: dec(share(85), 2),
+      top_100_holder_balance: dec(supply * share(0.95), 2),
+      top_100_holder_percentage: dec(share(95), 2),
+    };
+    const smart = {
+      top_25_holder_buy_24h: dec(r() * 50_000, 2),
+      top_25_holder_sold_24h: dec(r() * 50_000, 2),
+    };
+    const quiet = t.index % 5 === 0;
+    const bundles = Math.floor(r() * 20);
+    const devSold = r() < 0.3;
+    const dev = {
+      wallet_address:
+        t.chain === "base"
+          ? `0x${hash32(`dev${t.id}`).toString(16).padStart(8, "0").repeat(5)}`
+          : `Dev${t.address.slice(3)}`,
+      wallet_balance: quiet ? null : dec(supply * share(0.05), 2),
+      dev_wallet_total_holding_percentage: quiet ? null : dec(share(5), 2),
+      dev_wallet_outflow_txs_count_24h: quiet ? null : Math.floor(r() * 12),
+      dev_wallet_outflow_amount_24h: quiet ? null : dec(supply * share(0.01), 2),
+      fresh_wallet: r() < 0.2,
+      dev_sold: devSold,
+      dev_sold_percentage: devSold ? dec(share(100), 2) : "0.00",
+      bundle_wallet_count: bundles,
+      bundle_wallet_supply_percentage: bundles === 0 ? null : dec(share(25), 2),
+    };
+    const social: Record<string, number> = {};
+    for (const w of SOCIAL_WINDOWS) {
+      social[`mindshare_${w}`] = Number((r() * 2).toFixed(4));
+      social[`mindshare_change_percentage_${w}`] = Number(pct(200).toFixed(2));
+      social[`impression_count_${w}`] = Math.floor(r() * 5_000_000);
+      social[`impression_count_change_percentage_${w}`] = Number(pct(150).toFixed(2));
+      social[`engagement_count_${w}`] = Math.floor(r() * 200_000);
+      social[`engagement_count_change_percentage_${w}`] = Number(pct(150).toFixed(2));
+      social[`follower_count_${w}`] = Math.floor(r() * 500_000);
+      social[`smart_follower_count_${w}`] = Math.floor(r() * 5_000);
+    }
+    return { holder, smart, dev, social };
+  }
+
+  private indicators(n: ReturnType<SandboxData["numbers"]>): Record<string, string> {
+    const { r, price } = n;
+    return {
+      support: dec(price * (0.7 + r() * 0.2), 12),
+      resistance: dec(price * (1.1 + r() * 0.3), 12),
+      rsi: dec(5 + r() * 90, 2),
+      sma: dec(price * (0.9 + r() * 0.2), 12),
+    };
+  }
+
+  private updatedAt(t: TokenBase): string {
+    return new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - t.index * 37_000).toISOString();
+  }
+
+  /** A market record (§2.1). Every ninth token lacks the optional sections, as an early sample did. */
+  marketRecord(t: TokenBase): Record<string, unknown> {
+    const n = this.numbers(t);
+    const record: Record<string, unknown> = {
+      id: t.id,
+      token_info: this.tokenInfo(t),
+      technical_indicators: this.indicators(n),
+    };
+    const s = this.sections(t, n);
+    const metrics = this.metrics(t, n);
+    if (t.index % 9 !== 4) {
+      record.token_holder_insights = s.holder;
+      record.smart_money_insights = s.smart;
+      record.dev_wallet_insights = s.dev;
+    }
+    record.token_metrics = metrics;
+    if (t.index % 9 !== 4) record.x_social_metrics = s.social;
+    record.last_updated_at = this.updatedAt(t);
+    return record;
+  }
+
+  agentRecord(t: TokenBase): Record<string, unknown> {
+    const n = this.numbers(t);
+    const s = this.sections(t, n);
+    const statuses = ["SAFE", "CAUTION", "SAFE", "HIGH_RISK", "SAFE"];
+    return {
+      id: t.id,
+      rug_status: statuses[t.index % statuses.length],
+      agent_info: this.tokenInfo(t),
+      technical_indicators: this.indicators(n),
+      agent_holder_insights: s.holder,
+      smart_money_insights: s.smart,
+      dev_wallet_insights: s.dev,
+      agent_metrics: this.metrics(t, n),
+      x_social_metrics: s.social,
+      last_updated_at: this.updatedAt(t),
+    };
+  }
+
+  /** A TA record; young tokens lack the long intervals (the server does not invent them). */
+  taRecord(t: TokenBase): Record<string, unknown> {
+    const n = this.numbers(t);
+    const record: Record<string, unknown> = {
+      id: t.id,
+      token_info: this.tokenInfo(t),
+      technical_indicators: this.indicators(n),
+    };
+    const young = t.index % 7 === 3;
+    TA_INTERVALS.forEach((interval, k) => {
+      if (young && k >= 6) return;
+      record[`price_change_percentage_${interval}`] = dec(n.pct(2 + k * 8), 2);
+    });
+    record.last_updated_at = this.updatedAt(t);
+    return record;
+  }
+
+  askDetail(t: TokenBase): Record<string, unknown> {
+    const m = this.metrics(t, this.numbers(t));
+    return {
+      token_ticker: t.symbol,
+      token_ca: t.address,
+      token_name: t.name,
+      token_id: t.id,
+      chain: t.chain,
+      current_usd_price: m.usd_price,
+      last_24_hrs_price_change_percentage: m.price_change_percentage_24h,
+      market_cap: m.mcap,
+      last_24_hrs_market_cap_change_percentage: m.mcap_change_percentage_7d,
+      last_24_hrs_volume: m.volume_24h,
+      last_24_hrs_price_high: m.price_high_24h,
+    };
+  }
+}
