@@ -96,14 +96,15 @@ export const X_SOCIAL_METRICS: Shape = Object.fromEntries(
   ]),
 );
 
-/** Sections the spec says may be absent from a market record. */
-export const OPTIONAL_SECTIONS = new Set([
+/** Keys a record may lack: sections the spec says may be absent, TA intervals a server leaves out. */
+export const OPTIONAL_KEYS = new Set([
   "token_holder_insights",
   "agent_holder_insights",
   "smart_money_insights",
   "dev_wallet_insights",
   "x_social_metrics",
   "image",
+  ...["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"].map((i) => `price_change_percentage_${i}`),
 ]);
 
 export const MARKET_RECORD: Shape = {

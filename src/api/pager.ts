@@ -1,5 +1,5 @@
 import { ApiError } from "../errors.js";
-import type { ApiClient, Query } from "./client.js";
+import { type ApiClient, type Query, serverMessage } from "./client.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
 
 export interface Page {
@@ -32,19 +32,15 @@ export async function fetchPage(
 export function readPage(body: unknown, kind: RecordKind, page: number, status = 200): Page {
   if (Array.isArray(body))
     return { number: page, records: checkRecords(body, kind, status), pagination: undefined };
+  if (body && typeof body === "object" && (body as { success?: unknown }).success === false) {
+    const detail = serverMessage(body);
+    throw new ApiError(`HTTP ${status}: the server reported a failure${detail ? `: ${detail}` : ""}`, { status });
+  }
   const parsed = envelope.safeParse(body);
   if (!parsed.success) {
     throw new ApiError(`HTTP ${status}: unexpected response (${describeIssue(parsed.error)})`, { status });
   }
   const env = parsed.data;
-  if (env.success === false) {
-    const message =
-      (body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error;
-    throw new ApiError(
-      `HTTP ${status}: the server reported a failure${typeof message === "string" ? `: ${message}` : ""}`,
-      { status },
-    );
-  }
   if (env.data === null || env.data === undefined)
     return { number: page, records: [], pagination: env.meta?.pagination };
   if (!Array.isArray(env.data))

@@ -5,7 +5,7 @@ import {
   DIRECTORY_RECORD,
   type FieldSpec,
   MARKET_RECORD,
-  OPTIONAL_SECTIONS,
+  OPTIONAL_KEYS,
   type Shape,
   TA_RECORD,
 } from "./fields.js";
@@ -63,7 +63,7 @@ export function schemaFor(shape: Shape, mode: Mode): z.ZodType {
   for (const [key, spec] of Object.entries(shape)) {
     let schema = typeof spec === "object" ? schemaFor(spec, mode) : leaf(spec, mode);
     if (typeof spec === "object" && mode === "client") schema = schema.nullable().optional();
-    if (mode === "strict" && OPTIONAL_SECTIONS.has(key)) schema = schema.optional();
+    if (mode === "strict" && OPTIONAL_KEYS.has(key)) schema = schema.optional();
     entries[key] = schema;
   }
   return mode === "client" ? z.looseObject(entries) : z.strictObject(entries);
@@ -85,7 +85,7 @@ const pagination = z.looseObject({
 
 export const envelope = z.looseObject({
   success: z.boolean().optional(),
-  data: z.unknown(),
+  data: z.unknown().optional(),
   meta: z.looseObject({ pagination: pagination.optional() }).nullable().optional(),
 });
 export type Envelope = z.infer<typeof envelope>;

@@ -1,4 +1,5 @@
 import { ASK_TOKEN_DETAIL } from "../api/fields.js";
+import { serverMessage } from "../api/client.js";
 import { stringifyJson } from "../api/json.js";
 import { askDataSchema, describeIssue } from "../api/schemas.js";
 import type { Context } from "../context.js";
@@ -37,7 +38,10 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
   const body = res.body as { success?: unknown; data?: unknown } | undefined;
   if (!body || typeof body !== "object")
     throw new ApiError(`HTTP ${res.status}: unexpected response (not a JSON object)`);
-  if (body.success === false) throw new ApiError(`HTTP ${res.status}: the server reported a failure`);
+  if (body.success === false) {
+    const detail = serverMessage(body);
+    throw new ApiError(`HTTP ${res.status}: the server reported a failure${detail ? `: ${detail}` : ""}`);
+  }
   const parsed = askDataSchema().safeParse(body.data);
   if (!parsed.success)
     throw new ApiError(`HTTP ${res.status}: unexpected response (${describeIssue(parsed.error, "data")})`);

@@ -1,6 +1,6 @@
 import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../config/store.js";
 import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
+import { CliError, UsageError } from "../errors.js";
 import {
   baseUrlSchema,
   chainSchema,
@@ -51,7 +51,7 @@ export async function runConfig(
     case "get": {
       const k = checkKey(key ?? "");
       const v = store.get(k);
-      if (v === undefined) throw new UsageError(`${k} is not set`);
+      if (v === undefined) throw new CliError(`${k} is not set`);
       return ctx.io.out(`${v}\n`);
     }
     case "set": {

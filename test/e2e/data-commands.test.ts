@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordSchemaFor } from "../../src/api/schemas.js";
+import { AWKWARD_SYMBOLS } from "../../src/sandbox/data.js";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { run, tempDir, transcript } from "./helpers.js";
+
+// The data commands end to end: the built binary against the sandbox on a free port.
+
+const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
+let sandbox: SandboxServer;
+let dir: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  dir = tempDir();
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.remove();
+  // Whatever happened above, the key never reached any stream of any run.
+  expect(transcript.join("\n")).not.toContain(KEY);
+});
+
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  run(["--base-url", sandbox.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
+
+function requestsTo(path: string): number {
+  return sandbox.stats.byPath[path] ?? 0;
+}
+
+function expectedVirtuals(chain: "base" | "solana") {
+  return sandbox.data.list(chain, "virtuals");
+}
+
+describe("market", () => {
+  it("fetches every page of an ecosystem by default, in order, as one JSON document", async () => {
+    const before = requestsTo("/v1/crypto-market/");
+    const r = await cli(["market", "--chain", "base", "--ecosystem", "virtuals"]);
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout) as Array<{ id: string }>;
+    const expected = expectedVirtuals("base");
+    expect(records.map((x) => x.id)).toEqual(expected.map((t) => t.id));
+    expect(requestsTo("/v1/crypto-market/") - before).toBe(Math.ceil(expected.length / 30));
+    // The records are exactly what the server sent, nulls and decimal strings untouched.
+    expect(records[0]).toEqual(sandbox.data.marketRecord(expected[0]!));
+    for (const record of records) expect(recordSchemaFor("market", "strict").safeParse(record).success).toBe(true);
+  });
+
+  it("--limit stops after n records and requests only the pages needed", async () => {
+    const before = requestsTo("/v1/crypto-market/");
+    const r = await cli(["market", "-c", "base", "-e", "virtuals", "--limit", "45", "--json"]);
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout) as Array<{ id: string }>;
+    expect(records.map((x) => x.id)).toEqual(expectedVirtuals("base").slice(0, 45).map((t) => t.id));
+    expect(requestsTo("/v1/crypto-market/") - before).toBe(2);
+  });
+
+  it("--page fetches exactly that page", async () => {
+    const before = requestsTo("/v1/crypto-market/");
+    const r = await cli(["market", "-c", "base", "-e", "virtuals", "--page", "3", "--json"]);
+    expect(r.code).toBe(0);
+    const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
+    expect(ids).toEqual(expectedVirtuals("base").slice(60, 90).map((t) => t.id));
+    expect(requestsTo("/v1/crypto-market/") - before).toBe(1);
+  });
+
+  it("splits a 75-ticker list into requests of at most 30, merged in the order given, duplicates removed", async () => {
+    const tokens = sandbox.data.list("base", undefined).slice(100, 172); // 72 real tickers
+    const tickers = tokens.map((t) => t.symbol).reverse();
+    const list = [...tickers.slice(0, 40), tickers[0]!, "NOSUCH1", ...tickers.slice(40), "NOSUCH2", "NOSUCH3"];
+    expect(list.length).toBe(76); // 75 distinct after the repeat is dropped
+    const before = requestsTo("/v1/crypto-market/");
+    const r = await cli(["market", "-c", "base", "--tickers", list.join(","), "--json"]);
+    expect(r.code).toBe(0);
+    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
+    expect(symbols).toEqual(tickers);
+    expect(requestsTo("/v1/crypto-market/") - before).toBe(3);
+    expect(r.stderr).toMatch(/warning: no data for 3 of 75 tickers: NOSUCH1, NOSUCH2, NOSUCH3/);
+  });
+
+  it("encodes tickers with $ & + = ? # % spaces, emoji and escaped commas", async () => {
+    const list = AWKWARD_SYMBOLS.map((s) => s.replace(/,/g, "\\,"));
+    const r = await cli(["market", "-c", "base", "--tickers", list.join(","), "--json"]);
+    expect(r.code).toBe(0);
+    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
+    expect(symbols).toEqual(AWKWARD_SYMBOLS);
+    expect(r.stderr).toBe("");
+  });
+
+  it("selects by addresses and ids", async () => {
+    const [a, b] = sandbox.data.list("solana", undefined).slice(5, 7);
+    const byAddress = await cli(["market", "-c", "solana", "--addresses", `${b!.address},${a!.address}`, "--json"]);
+    expect((JSON.parse(byAddress.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual([b!.id, a!.id]);
+    const byId = await cli(["market", "-c", "solana", "--ids", a!.id, "--ids", b!.id, "--json"]);
+    expect((JSON.parse(byId.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual([a!.id, b!.id]);
+  });
+
+  it("removes records the server repeats across pages", async () => {
+    const dupes = await startSandbox({ port: 0, apiKey: KEY, duplicateRate: 1 });
+    try {
+      const r = await run(["--base-url", dupes.url, "market", "-c", "base", "-e", "virtuals", "--ndjson"], dir.path, {
+        env: { TOKENINTEL_API_KEY: KEY },
+      });
+      expect(r.code).toBe(0);
+      const ids = r.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+      expect(ids).toEqual(dupes.data.list("base", "virtuals").map((t) => t.id));
+    } finally {
+      await dupes.close();
+    }
+  });
+});
+
+describe("output formats", () => {
+  const args = ["market", "-c", "base", "-e", "virtuals", "--limit", "35"];
+
+  it("defaults to JSON when stdout is not a terminal, and to a table when it is", async () => {
+    const piped = await cli(args);
+    expect(JSON.parse(piped.stdout)).toHaveLength(35);
+    const tty = await cli(args, { TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1" });
+    const lines = tty.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^\s*SYMBOL\s+NAME\s+PRICE\s+24H\s+7D\s+MCAP\s+VOL 24H\s+LIQUIDITY\s+HOLDERS$/);
+    expect(lines).toHaveLength(36);
+    const first = expectedVirtuals("base")[0]!;
+    expect(lines[1]).toContain(first.symbol);
+    expect(tty.stdout).not.toMatch(/\x1b\[/); // NO_COLOR
+  });
+
+  it("ndjson writes one record per line", async () => {
+    const r = await cli([...args, "--ndjson"]);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(35);
+    expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(
+      expectedVirtuals("base").slice(0, 35).map((t) => t.id),
+    );
+  });
+
+  it("csv flattens nested fields to dot-path columns", async () => {
+    const r = await cli([...args, "-o", "csv"]);
+    const lines = r.stdout.trimEnd().split("\r\n");
+    const header = lines[0]!.split(",");
+    expect(header.slice(0, 3)).toEqual(["id", "token_info.id", "token_info.symbol"]);
+    expect(header).toContain("token_metrics.usd_price");
+    expect(header).toContain("x_social_metrics.mindshare_7d");
+    expect(lines).toHaveLength(36);
+    const first = sandbox.data.marketRecord(expectedVirtuals("base")[0]!) as {
+      token_metrics: { usd_price: string };
+    };
+    const priceColumn = header.indexOf("token_metrics.usd_price");
+    expect(lines[1]!.split(",")[priceColumn]).toBe(first.token_metrics.usd_price);
+  });
+
+  it("--fields keeps only the named dot paths, in every format", async () => {
+    const fields = ["--fields", "token_info.symbol,token_metrics.usd_price"];
+    const json = await cli([...args, ...fields, "--json"]);
+    const records = JSON.parse(json.stdout) as unknown[];
+    const t = sandbox.data.marketRecord(expectedVirtuals("base")[0]!) as {
+      token_info: { symbol: string };
+      token_metrics: { usd_price: string };
+    };
+    expect(records[0]).toEqual({ token_info: { symbol: t.token_info.symbol }, token_metrics: { usd_price: t.token_metrics.usd_price } });
+    const csv = await cli([...args, ...fields, "-o", "csv"]);
+    expect(csv.stdout.split("\r\n")[0]).toBe("token_info.symbol,token_metrics.usd_price");
+    const ndjson = await cli([...args, ...fields, "--ndjson"]);
+    expect(JSON.parse(ndjson.stdout.split("\n")[0]!)).toEqual(records[0]);
+    const table = await cli([...args, ...fields, "-o", "table"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^\s*token_info\.symbol\s+token_metrics\.usd_price$/);
+  });
+
+  it("keeps numbers with more digits than a double holds exactly as sent", async () => {
+    // The binary parses with exact numbers; checked here through a server that sends them.
+    const { createServer } = await import("node:http");
+    const body =
+      '{"success":true,"data":[{"id":"x1","token_metrics":{"usd_price":0.000000000123456789012345,"mcap":123456789012345678901234567890,"fdv":1.10}}],"meta":{"pagination":{"page":1,"pageSize":30,"pageCount":1,"total":1}}}';
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const r = await run(["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "--json"], dir.path, {
+        env: { TOKENINTEL_API_KEY: KEY },
+      });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('"usd_price": 0.000000000123456789012345');
+      expect(r.stdout).toContain('"mcap": 123456789012345678901234567890');
+      expect(r.stdout).toContain('"fdv": 1.10');
+      const csv = await run(["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "-o", "csv"], dir.path, {
+        env: { TOKENINTEL_API_KEY: KEY },
+      });
+      expect(csv.stdout).toContain("x1,0.000000000123456789012345,123456789012345678901234567890,1.10");
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("directory, agents, ta, ask", () => {
+  it("directory walks pages until a short or empty page when the answer has no pagination", async () => {
+    const before = requestsTo("/v1/crypto-metainfo");
+    const r = await cli(["directory", "-c", "base", "--json"]);
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout) as Array<{ id: string }>;
+    expect(records).toHaveLength(1000);
+    expect(records[999]).toEqual(sandbox.data.directoryRecord(sandbox.data.list("base", undefined)[999]!));
+    // 10 full pages, then an empty one that says the list is done.
+    expect(requestsTo("/v1/crypto-metainfo") - before).toBe(11);
+  });
+
+  it("directory accepts a bare JSON array and a paginated envelope", async () => {
+    for (const style of ["bare", "paginated"] as const) {
+      const s = await startSandbox({ port: 0, apiKey: KEY, directoryStyle: style });
+      try {
+        const r = await run(["--base-url", s.url, "directory", "-c", "solana", "-e", "virtuals", "--json"], dir.path, {
+          env: { TOKENINTEL_API_KEY: KEY },
+        });
+        expect(r.code).toBe(0);
+        const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
+        expect(ids).toEqual(s.data.list("solana", "virtuals").map((t) => t.id));
+      } finally {
+        await s.close();
+      }
+    }
+  });
+
+  it("agents sends --tickers as agent_tickers and returns rug_status", async () => {
+    const agents = sandbox.data.list("base", "virtuals").slice(3, 5);
+    const r = await cli(["agents", "-c", "base", "--tickers", agents.map((a) => a.symbol).join(","), "--json"]);
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout) as Array<{ id: string; rug_status: string }>;
+    expect(records).toEqual(agents.map((a) => sandbox.data.agentRecord(a)));
+    for (const record of records) expect(recordSchemaFor("agents", "strict").safeParse(record).success).toBe(true);
+  });
+
+  it("ta pages across both chains when no chain is given, and leaves out intervals the server does not send", async () => {
+    const r = await cli(["ta", "--limit", "40", "--json"]);
+    expect(r.code).toBe(0);
+    const records = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(records).toHaveLength(40);
+    const young = records.find((x) => !("price_change_percentage_30d" in x));
+    expect(young).toBeDefined();
+    const tty = await cli(["ta", "-c", "base", "--tickers", String((young!.token_info as { symbol: string }).symbol)], {
+      TOKENINTEL_FORCE_TTY: "1",
+      NO_COLOR: "1",
+    });
+    expect(tty.stdout.split("\n")[1]).toMatch(/-\s+-\s+\d+$/);
+  });
+
+  it("ask posts the question and prints the data object as JSON", async () => {
+    const token = sandbox.data.list("base", undefined)[20]!;
+    const r = await cli(["ask", `what about $${token.symbol}?`, "--chain", "base", "--json"]);
+    expect(r.code).toBe(0);
+    const data = JSON.parse(r.stdout) as { nlpResponse: string; tokenDetails: Array<{ token_id: string }> };
+    expect(data.nlpResponse).toContain(token.symbol);
+    expect(data.tokenDetails.map((d) => d.token_id)).toEqual([token.id]);
+  });
+
+  it("ask renders the answer and a table of token details on a terminal, and reads the question from stdin", async () => {
+    const token = sandbox.data.list("base", undefined)[21]!;
+    const r = await run(["--base-url", sandbox.url, "ask", "-"], dir.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1" },
+      input: `is ${token.symbol} up today?`,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("## Sandbox answer");
+    expect(r.stdout).toMatch(new RegExp(`TICKER\\s+NAME[\\s\\S]*${token.symbol.replace(/[$]/g, "\\$")}`));
+  });
+});
+
+describe("every command in every output format", () => {
+  const commands: Array<[string, string[]]> = [
+    ["market", ["market", "-c", "base", "-e", "virtuals", "--limit", "3"]],
+    ["directory", ["directory", "-c", "solana", "--limit", "3"]],
+    ["agents", ["agents", "-c", "base", "--limit", "3"]],
+    ["ta", ["ta", "-c", "solana", "--limit", "3"]],
+  ];
+  for (const [name, args] of commands) {
+    it(name, async () => {
+      const json = await cli([...args, "-o", "json"]);
+      expect(json.code).toBe(0);
+      const records = JSON.parse(json.stdout) as Array<{ id: string }>;
+      expect(records).toHaveLength(3);
+      const ndjson = await cli([...args, "-o", "ndjson"]);
+      expect(ndjson.stdout.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(records.map((r) => r.id));
+      const csv = await cli([...args, "-o", "csv"]);
+      const rows = csv.stdout.trimEnd().split("\r\n");
+      expect(rows).toHaveLength(4);
+      expect(rows[0]!.split(",")[0]).toBe("id");
+      expect(rows.slice(1).map((r) => r.split(",")[0])).toEqual(records.map((r) => r.id));
+      const table = await cli([...args, "-o", "table"], { NO_COLOR: "1" });
+      expect(table.stdout.trimEnd().split("\n")).toHaveLength(4);
+      expect(table.stdout.split("\n")[0]).toMatch(/^\s*SYMBOL\s/);
+    });
+  }
+
+  it("ask", async () => {
+    const token = sandbox.data.list("base", undefined)[30]!;
+    const q = ["ask", `price of ${token.symbol}`, "--chain", "base"];
+    const ndjson = await cli([...q, "--ndjson"]);
+    expect(ndjson.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect((JSON.parse(ndjson.stdout) as { tokenDetails: unknown[] }).tokenDetails).toHaveLength(1);
+    const csv = await cli([...q, "-o", "csv", "--fields", "token_ticker,current_usd_price"]);
+    expect(csv.stdout).toBe(`token_ticker,current_usd_price\r\n${token.symbol},${(sandbox.data.askDetail(token) as { current_usd_price: string }).current_usd_price}\r\n`);
+    const none = await cli(["ask", "hello there", "-o", "table"], { NO_COLOR: "1" });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/found no token/);
+    expect(none.stderr).toMatch(/No token details/);
+  });
+});

@@ -1,0 +1,60 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const BIN = fileURLToPath(new URL("../../bin/tokenintel.js", import.meta.url));
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every stream any run produced, so a test can check a secret never appeared in any of them. */
+export const transcript: string[] = [];
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A clean environment: no key or settings leak in from the machine running the tests. */
+export function baseEnv(configDir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith("TOKENINTEL_") || k === "NO_COLOR" || k === "FORCE_COLOR") continue;
+    env[k] = v;
+  }
+  env.TOKENINTEL_CONFIG_DIR = configDir;
+  return env;
+}
+
+/** Runs the built binary as a user would, as a subprocess. */
+export function run(args: string[], configDir: string, options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...baseEnv(configDir), ...options.env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      transcript.push(stdout, stderr);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+export function tempDir(prefix = "tokenintel-test-"): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { LosslessNumber } from "../../src/api/json.js";
+import { formatCompact, formatInteger, formatPercent, formatPlain, formatPrice, numberToPlain, truncate } from "../../src/output/format.js";
+import { sanitizeBlock, sanitizeInline } from "../../src/output/sanitize.js";
+
+describe("formatPrice", () => {
+  it.each([
+    ["0", "0"],
+    ["0.000000", "0"],
+    ["1234.5", "1,234.50"],
+    ["48.095252378592", "48.0953"],
+    ["1.99999", "2.00"],
+    ["0.5", "0.5"],
+    ["0.001317", "0.001317"],
+    ["0.0000001234", "0.0₆1234"],
+    ["0.000000000001", "0.0₁₁1"],
+    ["-0.25", "-0.25"],
+    ["1000000000000000", "1,000,000,000,000,000.00"],
+  ])("%s → %s", (input, expected) => {
+    expect(formatPrice(input)).toBe(expected);
+  });
+  it("reads JSON numbers without exponent form", () => {
+    expect(formatPrice(1e-12)).toBe("0.0₁₁1");
+    expect(formatPrice(new LosslessNumber("0.000000000000123456789"))).toBe("0.0₁₂1234");
+  });
+  it("shows null as a dash and junk as text", () => {
+    expect(formatPrice(null)).toBe("-");
+    expect(formatPrice("n/a")).toBe("n/a");
+  });
+});
+
+describe("other formatters", () => {
+  it("compact amounts", () => {
+    expect(formatCompact("1234567", "$")).toBe("$1.23M");
+    expect(formatCompact("4500000000", "$")).toBe("$4.5B");
+    expect(formatCompact("1e15" as unknown)).toBe("1e15");
+    expect(formatCompact(1e15)).toBe("1000T");
+    expect(formatCompact("-2500")).toBe("-2.5K");
+    expect(formatCompact("0")).toBe("0");
+  });
+  it("percentages are signed", () => {
+    expect(formatPercent("1.234")).toBe("+1.23%");
+    expect(formatPercent("-0.5")).toBe("-0.50%");
+    expect(formatPercent("0")).toBe("0.00%");
+    expect(formatPercent("-0.001")).toBe("0.00%");
+    expect(formatPercent(null)).toBe("-");
+  });
+  it("integers are grouped", () => {
+    expect(formatInteger(1234567)).toBe("1,234,567");
+    expect(formatInteger("987")).toBe("987");
+  });
+  it("plain values", () => {
+    expect(formatPlain(true)).toBe("yes");
+    expect(formatPlain(undefined)).toBe("-");
+    expect(formatPlain("\x1b[31mred\x1b[0m")).toBe("red");
+  });
+  it("numberToPlain never uses exponents", () => {
+    expect(numberToPlain(1e-7)).toBe("0.0000001");
+    expect(numberToPlain(1.5e21)).toBe("1500000000000000000000");
+    expect(numberToPlain(-2.5e-8)).toBe("-0.000000025");
+  });
+  it("truncate never splits a character", () => {
+    expect(truncate("🚀🚀🚀🚀", 3)).toBe("🚀🚀…");
+    expect(truncate("short", 10)).toBe("short");
+  });
+});
+
+describe("sanitize", () => {
+  it("removes CSI, OSC and C1 sequences and control characters", () => {
+    const evil = "A\x1b[2J\x1b]0;pwned\x07B\x1b]8;;http://x\x1b\\C\x9b31mD\u202eE\r\nF\x00";
+    expect(sanitizeInline(evil)).toBe("ABCDE F");
+    expect(sanitizeBlock("line1\r\nline2\x1b[1m")).toBe("line1\nline2");
+  });
+});

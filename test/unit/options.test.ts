@@ -1,0 +1,55 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MARKET_RECORD } from "../../src/api/fields.js";
+import { durationSchema, parseFields, parseFlag, parseList, rateSchema } from "../../src/commands/options.js";
+import { UsageError } from "../../src/errors.js";
+
+describe("parseList", () => {
+  it("splits on commas, trims, drops repeats, keeps escaped commas", () => {
+    expect(parseList("--tickers", ["A, B,A", "COMMA\\,COIN"])).toEqual(["A", "B", "COMMA,COIN"]);
+  });
+  it("keeps $ & + = ? # % spaces and emoji inside items", () => {
+    expect(parseList("--tickers", "$X,A&B,C+D,HELLO WORLD,🚀")).toEqual(["$X", "A&B", "C+D", "HELLO WORLD", "🚀"]);
+  });
+  it("rejects empty items and items over 200 characters, naming the flag", () => {
+    expect(() => parseList("--tickers", "A,,B")).toThrow(/--tickers: empty item/);
+    expect(() => parseList("--ids", ",")).toThrow(/--ids: empty item/);
+    expect(() => parseList("--tickers", "x".repeat(201))).toThrow(/longer than 200/);
+    expect(parseList("--tickers", "🚀".repeat(200))).toHaveLength(1);
+  });
+  it("either returns items or throws a UsageError, for any input (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 4 }), (values) => {
+        try {
+          const items = parseList("--tickers", values)!;
+          for (const item of items) {
+            expect(item.length).toBeGreaterThan(0);
+            expect(item).toBe(item.trim());
+          }
+        } catch (error) {
+          expect(error).toBeInstanceOf(UsageError);
+        }
+      }),
+    );
+  });
+});
+
+describe("flag schemas", () => {
+  it("durations", () => {
+    expect(parseFlag("--timeout", durationSchema, "30s")).toBe(30_000);
+    expect(parseFlag("--timeout", durationSchema, "500ms")).toBe(500);
+    expect(parseFlag("--timeout", durationSchema, "2m")).toBe(120_000);
+    expect(parseFlag("--timeout", durationSchema, "5")).toBe(5000);
+    expect(() => parseFlag("--timeout", durationSchema, "0")).toThrow(/--timeout/);
+    expect(() => parseFlag("--timeout", durationSchema, "soon")).toThrow(/--timeout/);
+  });
+  it("rates", () => {
+    expect(parseFlag("--rate", rateSchema, "90/min")).toBe(90);
+    expect(() => parseFlag("--rate", rateSchema, "0/min")).toThrow(/--rate/);
+    expect(() => parseFlag("--rate", rateSchema, "fast")).toThrow(/--rate/);
+  });
+  it("fields must be paths the record has", () => {
+    expect(parseFields("token_info.symbol,token_metrics", MARKET_RECORD, "market")).toEqual(["token_info.symbol", "token_metrics"]);
+    expect(() => parseFields("usd_price", MARKET_RECORD, "market")).toThrow(/did you mean token_metrics\.usd_price/);
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { LosslessNumber } from "../../src/api/json.js";
+import { describePrice, formatUnits, readPaymentRequirements } from "../../src/api/x402.js";
+import { pickPaths } from "../../src/output/paths.js";
+import { toCsv } from "../../src/output/writers.js";
+
+describe("x402 requirements", () => {
+  const accept = {
+    scheme: "exact",
+    network: "base",
+    maxAmountRequired: "5000",
+    asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    payTo: "0xabc",
+  };
+  it("reads version 1 from the body", () => {
+    const [req] = readPaymentRequirements({ x402Version: 1, accepts: [accept] }, undefined);
+    expect(describePrice(req!)).toBe("0.005 USDC on Base");
+  });
+  it("reads version 2 from the PAYMENT-REQUIRED header", () => {
+    const header = Buffer.from(
+      JSON.stringify({ x402Version: 2, accepts: [{ ...accept, network: "eip155:8453", amount: "10000", maxAmountRequired: undefined }] }),
+    ).toString("base64");
+    const [req] = readPaymentRequirements({}, header);
+    expect(req!.x402Version).toBe(2);
+    expect(describePrice(req!)).toBe("0.01 USDC on Base");
+  });
+  it("formatUnits is exact", () => {
+    expect(formatUnits("5000", 6)).toBe("0.005");
+    expect(formatUnits("1000000", 6)).toBe("1");
+    expect(formatUnits("0", 6)).toBe("0");
+    expect(formatUnits("123456789012345678901", 18)).toBe("123.456789012345678901");
+  });
+});
+
+describe("csv and projection", () => {
+  it("quotes, flattens and guards against formula injection", () => {
+    const csv = toCsv([
+      { id: "1", info: { name: 'a "quoted", name', tags: ["x"] }, n: new LosslessNumber("1.10"), z: null },
+      { id: "2", info: { name: "=HYPERLINK()" }, n: -5 },
+    ]);
+    expect(csv).toBe('id,info.name,info.tags,n,z\r\n1,"a ""quoted"", name","[""x""]",1.10,\r\n2,\'=HYPERLINK(),,-5,\r\n');
+  });
+  it("pickPaths keeps nesting and skips absent paths", () => {
+    expect(pickPaths({ a: { b: 1, c: 2 }, d: 3 }, ["a.b", "d", "x.y"])).toEqual({ a: { b: 1 }, d: 3 });
+  });
+});
