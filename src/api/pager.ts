@@ -34,7 +34,9 @@ export function readPage(body: unknown, kind: RecordKind, page: number, status =
     return { number: page, records: checkRecords(body, kind, status), pagination: undefined };
   if (body && typeof body === "object" && (body as { success?: unknown }).success === false) {
     const detail = serverMessage(body);
-    throw new ApiError(`HTTP ${status}: the server reported a failure${detail ? `: ${detail}` : ""}`, { status });
+    throw new ApiError(`HTTP ${status}: the server reported a failure${detail ? `: ${detail}` : ""}`, {
+      status,
+    });
   }
   const parsed = envelope.safeParse(body);
   if (!parsed.success) {

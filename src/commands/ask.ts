@@ -1,5 +1,5 @@
-import { ASK_TOKEN_DETAIL } from "../api/fields.js";
 import { serverMessage } from "../api/client.js";
+import { ASK_TOKEN_DETAIL } from "../api/fields.js";
 import { stringifyJson } from "../api/json.js";
 import { askDataSchema, describeIssue } from "../api/schemas.js";
 import type { Context } from "../context.js";

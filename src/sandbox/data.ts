@@ -175,21 +175,34 @@ export class SandboxData {
   }
 
   findBySymbols(chain: SandboxChain | undefined, symbols: string[]): TokenBase[] {
-    return this.inListOrder(chain, symbols.flatMap((s) => this.bySymbol.get(s.toLowerCase()) ?? []));
+    return this.inListOrder(
+      chain,
+      symbols.flatMap((s) => this.bySymbol.get(s.toLowerCase()) ?? []),
+    );
   }
 
   findByAddresses(chain: SandboxChain | undefined, addresses: string[]): TokenBase[] {
-    return this.inListOrder(chain, addresses.map((a) => this.byAddress.get(a.toLowerCase())));
+    return this.inListOrder(
+      chain,
+      addresses.map((a) => this.byAddress.get(a.toLowerCase())),
+    );
   }
 
   findByIds(chain: SandboxChain | undefined, ids: string[]): TokenBase[] {
-    return this.inListOrder(chain, ids.map((id) => this.byId.get(id)));
+    return this.inListOrder(
+      chain,
+      ids.map((id) => this.byId.get(id)),
+    );
   }
 
   /** Matches as the listing would order them (base first, then by index), without repeats. */
   private inListOrder(chain: SandboxChain | undefined, found: Array<TokenBase | undefined>): TokenBase[] {
-    const unique = new Set(found.filter((t): t is TokenBase => t !== undefined && (!chain || t.chain === chain)));
-    return [...unique].sort((a, b) => (a.chain === b.chain ? a.index - b.index : a.chain === "base" ? -1 : 1));
+    const unique = new Set(
+      found.filter((t): t is TokenBase => t !== undefined && (!chain || t.chain === chain)),
+    );
+    return [...unique].sort((a, b) =>
+      a.chain === b.chain ? a.index - b.index : a.chain === "base" ? -1 : 1,
+    );
   }
 
   token(chain: SandboxChain, index: number): TokenBase | undefined {

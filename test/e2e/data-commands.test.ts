@@ -43,7 +43,8 @@ describe("market", () => {
     expect(requestsTo("/v1/crypto-market/") - before).toBe(Math.ceil(expected.length / 30));
     // The records are exactly what the server sent, nulls and decimal strings untouched.
     expect(records[0]).toEqual(sandbox.data.marketRecord(expected[0]!));
-    for (const record of records) expect(recordSchemaFor("market", "strict").safeParse(record).success).toBe(true);
+    for (const record of records)
+      expect(recordSchemaFor("market", "strict").safeParse(record).success).toBe(true);
   });
 
   it("--limit stops after n records and requests only the pages needed", async () => {
@@ -51,7 +52,11 @@ describe("market", () => {
     const r = await cli(["market", "-c", "base", "-e", "virtuals", "--limit", "45", "--json"]);
     expect(r.code).toBe(0);
     const records = JSON.parse(r.stdout) as Array<{ id: string }>;
-    expect(records.map((x) => x.id)).toEqual(expectedVirtuals("base").slice(0, 45).map((t) => t.id));
+    expect(records.map((x) => x.id)).toEqual(
+      expectedVirtuals("base")
+        .slice(0, 45)
+        .map((t) => t.id),
+    );
     expect(requestsTo("/v1/crypto-market/") - before).toBe(2);
   });
 
@@ -60,19 +65,32 @@ describe("market", () => {
     const r = await cli(["market", "-c", "base", "-e", "virtuals", "--page", "3", "--json"]);
     expect(r.code).toBe(0);
     const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
-    expect(ids).toEqual(expectedVirtuals("base").slice(60, 90).map((t) => t.id));
+    expect(ids).toEqual(
+      expectedVirtuals("base")
+        .slice(60, 90)
+        .map((t) => t.id),
+    );
     expect(requestsTo("/v1/crypto-market/") - before).toBe(1);
   });
 
   it("splits a 75-ticker list into requests of at most 30, merged in the order given, duplicates removed", async () => {
     const tokens = sandbox.data.list("base", undefined).slice(100, 172); // 72 real tickers
     const tickers = tokens.map((t) => t.symbol).reverse();
-    const list = [...tickers.slice(0, 40), tickers[0]!, "NOSUCH1", ...tickers.slice(40), "NOSUCH2", "NOSUCH3"];
+    const list = [
+      ...tickers.slice(0, 40),
+      tickers[0]!,
+      "NOSUCH1",
+      ...tickers.slice(40),
+      "NOSUCH2",
+      "NOSUCH3",
+    ];
     expect(list.length).toBe(76); // 75 distinct after the repeat is dropped
     const before = requestsTo("/v1/crypto-market/");
     const r = await cli(["market", "-c", "base", "--tickers", list.join(","), "--json"]);
     expect(r.code).toBe(0);
-    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
+    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map(
+      (x) => x.token_info.symbol,
+    );
     expect(symbols).toEqual(tickers);
     expect(requestsTo("/v1/crypto-market/") - before).toBe(3);
     expect(r.stderr).toMatch(/warning: no data for 3 of 75 tickers: NOSUCH1, NOSUCH2, NOSUCH3/);
@@ -82,14 +100,23 @@ describe("market", () => {
     const list = AWKWARD_SYMBOLS.map((s) => s.replace(/,/g, "\\,"));
     const r = await cli(["market", "-c", "base", "--tickers", list.join(","), "--json"]);
     expect(r.code).toBe(0);
-    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
+    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map(
+      (x) => x.token_info.symbol,
+    );
     expect(symbols).toEqual(AWKWARD_SYMBOLS);
     expect(r.stderr).toBe("");
   });
 
   it("selects by addresses and ids", async () => {
     const [a, b] = sandbox.data.list("solana", undefined).slice(5, 7);
-    const byAddress = await cli(["market", "-c", "solana", "--addresses", `${b!.address},${a!.address}`, "--json"]);
+    const byAddress = await cli([
+      "market",
+      "-c",
+      "solana",
+      "--addresses",
+      `${b!.address},${a!.address}`,
+      "--json",
+    ]);
     expect((JSON.parse(byAddress.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual([b!.id, a!.id]);
     const byId = await cli(["market", "-c", "solana", "--ids", a!.id, "--ids", b!.id, "--json"]);
     expect((JSON.parse(byId.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual([a!.id, b!.id]);
@@ -98,11 +125,18 @@ describe("market", () => {
   it("removes records the server repeats across pages", async () => {
     const dupes = await startSandbox({ port: 0, apiKey: KEY, duplicateRate: 1 });
     try {
-      const r = await run(["--base-url", dupes.url, "market", "-c", "base", "-e", "virtuals", "--ndjson"], dir.path, {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
+      const r = await run(
+        ["--base-url", dupes.url, "market", "-c", "base", "-e", "virtuals", "--ndjson"],
+        dir.path,
+        {
+          env: { TOKENINTEL_API_KEY: KEY },
+        },
+      );
       expect(r.code).toBe(0);
-      const ids = r.stdout.trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+      const ids = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: string }).id);
       expect(ids).toEqual(dupes.data.list("base", "virtuals").map((t) => t.id));
     } finally {
       await dupes.close();
@@ -130,7 +164,9 @@ describe("output formats", () => {
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(35);
     expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(
-      expectedVirtuals("base").slice(0, 35).map((t) => t.id),
+      expectedVirtuals("base")
+        .slice(0, 35)
+        .map((t) => t.id),
     );
   });
 
@@ -157,7 +193,10 @@ describe("output formats", () => {
       token_info: { symbol: string };
       token_metrics: { usd_price: string };
     };
-    expect(records[0]).toEqual({ token_info: { symbol: t.token_info.symbol }, token_metrics: { usd_price: t.token_metrics.usd_price } });
+    expect(records[0]).toEqual({
+      token_info: { symbol: t.token_info.symbol },
+      token_metrics: { usd_price: t.token_metrics.usd_price },
+    });
     const csv = await cli([...args, ...fields, "-o", "csv"]);
     expect(csv.stdout.split("\r\n")[0]).toBe("token_info.symbol,token_metrics.usd_price");
     const ndjson = await cli([...args, ...fields, "--ndjson"]);
@@ -178,16 +217,24 @@ describe("output formats", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const port = (server.address() as { port: number }).port;
     try {
-      const r = await run(["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "--json"], dir.path, {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
+      const r = await run(
+        ["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "--json"],
+        dir.path,
+        {
+          env: { TOKENINTEL_API_KEY: KEY },
+        },
+      );
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('"usd_price": 0.000000000123456789012345');
       expect(r.stdout).toContain('"mcap": 123456789012345678901234567890');
       expect(r.stdout).toContain('"fdv": 1.10');
-      const csv = await run(["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "-o", "csv"], dir.path, {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
+      const csv = await run(
+        ["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "-o", "csv"],
+        dir.path,
+        {
+          env: { TOKENINTEL_API_KEY: KEY },
+        },
+      );
       expect(csv.stdout).toContain("x1,0.000000000123456789012345,123456789012345678901234567890,1.10");
     } finally {
       server.close();
@@ -211,9 +258,13 @@ describe("directory, agents, ta, ask", () => {
     for (const style of ["bare", "paginated"] as const) {
       const s = await startSandbox({ port: 0, apiKey: KEY, directoryStyle: style });
       try {
-        const r = await run(["--base-url", s.url, "directory", "-c", "solana", "-e", "virtuals", "--json"], dir.path, {
-          env: { TOKENINTEL_API_KEY: KEY },
-        });
+        const r = await run(
+          ["--base-url", s.url, "directory", "-c", "solana", "-e", "virtuals", "--json"],
+          dir.path,
+          {
+            env: { TOKENINTEL_API_KEY: KEY },
+          },
+        );
         expect(r.code).toBe(0);
         const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
         expect(ids).toEqual(s.data.list("solana", "virtuals").map((t) => t.id));
@@ -225,11 +276,19 @@ describe("directory, agents, ta, ask", () => {
 
   it("agents sends --tickers as agent_tickers and returns rug_status", async () => {
     const agents = sandbox.data.list("base", "virtuals").slice(3, 5);
-    const r = await cli(["agents", "-c", "base", "--tickers", agents.map((a) => a.symbol).join(","), "--json"]);
+    const r = await cli([
+      "agents",
+      "-c",
+      "base",
+      "--tickers",
+      agents.map((a) => a.symbol).join(","),
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const records = JSON.parse(r.stdout) as Array<{ id: string; rug_status: string }>;
     expect(records).toEqual(agents.map((a) => sandbox.data.agentRecord(a)));
-    for (const record of records) expect(recordSchemaFor("agents", "strict").safeParse(record).success).toBe(true);
+    for (const record of records)
+      expect(recordSchemaFor("agents", "strict").safeParse(record).success).toBe(true);
   });
 
   it("ta pages across both chains when no chain is given, and leaves out intervals the server does not send", async () => {
@@ -239,10 +298,13 @@ describe("directory, agents, ta, ask", () => {
     expect(records).toHaveLength(40);
     const young = records.find((x) => !("price_change_percentage_30d" in x));
     expect(young).toBeDefined();
-    const tty = await cli(["ta", "-c", "base", "--tickers", String((young!.token_info as { symbol: string }).symbol)], {
-      TOKENINTEL_FORCE_TTY: "1",
-      NO_COLOR: "1",
-    });
+    const tty = await cli(
+      ["ta", "-c", "base", "--tickers", String((young!.token_info as { symbol: string }).symbol)],
+      {
+        TOKENINTEL_FORCE_TTY: "1",
+        NO_COLOR: "1",
+      },
+    );
     expect(tty.stdout.split("\n")[1]).toMatch(/-\s+-\s+\d+$/);
   });
 
@@ -281,7 +343,12 @@ describe("every command in every output format", () => {
       const records = JSON.parse(json.stdout) as Array<{ id: string }>;
       expect(records).toHaveLength(3);
       const ndjson = await cli([...args, "-o", "ndjson"]);
-      expect(ndjson.stdout.trimEnd().split("\n").map((l) => (JSON.parse(l) as { id: string }).id)).toEqual(records.map((r) => r.id));
+      expect(
+        ndjson.stdout
+          .trimEnd()
+          .split("\n")
+          .map((l) => (JSON.parse(l) as { id: string }).id),
+      ).toEqual(records.map((r) => r.id));
       const csv = await cli([...args, "-o", "csv"]);
       const rows = csv.stdout.trimEnd().split("\r\n");
       expect(rows).toHaveLength(4);
@@ -300,7 +367,9 @@ describe("every command in every output format", () => {
     expect(ndjson.stdout.trimEnd().split("\n")).toHaveLength(1);
     expect((JSON.parse(ndjson.stdout) as { tokenDetails: unknown[] }).tokenDetails).toHaveLength(1);
     const csv = await cli([...q, "-o", "csv", "--fields", "token_ticker,current_usd_price"]);
-    expect(csv.stdout).toBe(`token_ticker,current_usd_price\r\n${token.symbol},${(sandbox.data.askDetail(token) as { current_usd_price: string }).current_usd_price}\r\n`);
+    expect(csv.stdout).toBe(
+      `token_ticker,current_usd_price\r\n${token.symbol},${(sandbox.data.askDetail(token) as { current_usd_price: string }).current_usd_price}\r\n`,
+    );
     const none = await cli(["ask", "hello there", "-o", "table"], { NO_COLOR: "1" });
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/found no token/);

@@ -34,19 +34,45 @@ describe("usage errors: exit 2 before any request", () => {
     ["page abc", ["market", "-c", "base", "--page", "abc"], /--page: expected a whole number/],
     ["negative limit", ["market", "-c", "base", "--limit", "-5"], /--limit/],
     ["empty list item", ["market", "-c", "base", "--tickers", "A,,B"], /--tickers: empty item/],
-    ["item over 200 characters", ["market", "-c", "base", "--tickers", "X".repeat(201)], /--tickers: item longer than 200/],
+    [
+      "item over 200 characters",
+      ["market", "-c", "base", "--tickers", "X".repeat(201)],
+      /--tickers: item longer than 200/,
+    ],
     ["unknown output format", ["market", "-c", "base", "-o", "xml"], /--output/],
     ["conflicting output flags", ["market", "-c", "base", "--json", "--ndjson"], /conflicting output flags/],
-    ["unknown --fields path", ["market", "-c", "base", "--fields", "token_info.nope"], /--fields: unknown field "token_info.nope"/],
-    ["two selector kinds", ["market", "-c", "base", "--tickers", "A", "--ids", "x"], /one of --tickers, --addresses, --ids/],
-    ["--page with a long list", ["market", "-c", "base", "--page", "2", "--tickers", Array.from({ length: 31 }, (_, i) => `T${i}`).join(",")], /--page cannot be combined/],
+    [
+      "unknown --fields path",
+      ["market", "-c", "base", "--fields", "token_info.nope"],
+      /--fields: unknown field "token_info.nope"/,
+    ],
+    [
+      "two selector kinds",
+      ["market", "-c", "base", "--tickers", "A", "--ids", "x"],
+      /one of --tickers, --addresses, --ids/,
+    ],
+    [
+      "--page with a long list",
+      [
+        "market",
+        "-c",
+        "base",
+        "--page",
+        "2",
+        "--tickers",
+        Array.from({ length: 31 }, (_, i) => `T${i}`).join(","),
+      ],
+      /--page cannot be combined/,
+    ],
     ["unknown option", ["market", "-c", "base", "--frobnicate"], /unknown option '--frobnicate'/],
     ["bad timeout", ["--timeout", "soon", "market", "-c", "base"], /--timeout: expected a duration/],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {
       const before = total();
-      const r = await run(["--base-url", sandbox.url, ...args], freshDir(), { env: { TOKENINTEL_API_KEY: KEY } });
+      const r = await run(["--base-url", sandbox.url, ...args], freshDir(), {
+        env: { TOKENINTEL_API_KEY: KEY },
+      });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe("");
       expect(r.stderr).toMatch(message);
@@ -57,7 +83,9 @@ describe("usage errors: exit 2 before any request", () => {
   }
 
   it("a base URL that is not a URL", async () => {
-    const r = await run(["--base-url", "not a url", "market", "-c", "base"], freshDir(), { env: { TOKENINTEL_API_KEY: KEY } });
+    const r = await run(["--base-url", "not a url", "market", "-c", "base"], freshDir(), {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--base-url: expected an http\(s\) URL/);
   });
@@ -86,7 +114,10 @@ describe("API errors", () => {
   });
 
   it("a rejected key: exit 4 with the status and the server's message", async () => {
-    const r = await run(["--base-url", sandbox.url, "--api-key", "wrong-key-123456789", "market", "-c", "base"], freshDir());
+    const r = await run(
+      ["--base-url", sandbox.url, "--api-key", "wrong-key-123456789", "market", "-c", "base"],
+      freshDir(),
+    );
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/the API key was rejected \(HTTP 401: Invalid API key\)/);
     expect(r.stderr).not.toContain("wrong-key-123456789");
@@ -99,12 +130,18 @@ describe("API errors", () => {
   });
 
   it("an error answer from the server: exit 1 with its message; a failed --json run prints nothing", async () => {
-    const r = await run(["--base-url", sandbox.url, "market", "-c", "base", "-e", "nonsense", "--json"], freshDir(), {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
+    const r = await run(
+      ["--base-url", sandbox.url, "market", "-c", "base", "-e", "nonsense", "--json"],
+      freshDir(),
+      {
+        env: { TOKENINTEL_API_KEY: KEY },
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr.trim()).toBe("tokenintel: HTTP 400: unsupported ecosystem 'nonsense' (supported: virtuals)");
+    expect(r.stderr.trim()).toBe(
+      "tokenintel: HTTP 400: unsupported ecosystem 'nonsense' (supported: virtuals)",
+    );
   });
 
   it("a failure after some pages: --json prints nothing, exit 1", async () => {
@@ -113,7 +150,13 @@ describe("API errors", () => {
       const page = new URL(req.url ?? "/", "http://x").searchParams.get("page");
       if (page === "1") {
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ success: true, data: [{ id: "a" }], meta: { pagination: { page: 1, pageSize: 1, pageCount: 2, total: 2 } } }));
+        res.end(
+          JSON.stringify({
+            success: true,
+            data: [{ id: "a" }],
+            meta: { pagination: { page: 1, pageSize: 1, pageCount: 2, total: 2 } },
+          }),
+        );
       } else {
         res.writeHead(404, { "content-type": "application/json" });
         res.end(JSON.stringify({ success: false, error: { message: "page vanished" } }));
@@ -122,7 +165,9 @@ describe("API errors", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     try {
       const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), { env: { TOKENINTEL_API_KEY: KEY } });
+      const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), {
+        env: { TOKENINTEL_API_KEY: KEY },
+      });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr.trim()).toBe("tokenintel: HTTP 404: page vanished");
@@ -132,19 +177,29 @@ describe("API errors", () => {
   });
 
   it("an unreachable server: exit 1, one line, no stack trace", async () => {
-    const r = await run(["--base-url", "http://127.0.0.1:9", "--retries", "0", "market", "-c", "base"], freshDir(), {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
+    const r = await run(
+      ["--base-url", "http://127.0.0.1:9", "--retries", "0", "market", "-c", "base"],
+      freshDir(),
+      {
+        env: { TOKENINTEL_API_KEY: KEY },
+      },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("tokenintel: connection refused");
   });
 
   it("--verbose shows requests with the key redacted", async () => {
-    const r = await run(["--base-url", sandbox.url, "--verbose", "market", "-c", "base", "--limit", "1"], freshDir(), {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
+    const r = await run(
+      ["--base-url", sandbox.url, "--verbose", "market", "-c", "base", "--limit", "1"],
+      freshDir(),
+      {
+        env: { TOKENINTEL_API_KEY: KEY },
+      },
+    );
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/> GET http:\/\/127\.0\.0\.1:\d+\/v1\/crypto-market\/\?chain=base&page=1&api_key=\*\*\*/);
+    expect(r.stderr).toMatch(
+      /> GET http:\/\/127\.0\.0\.1:\d+\/v1\/crypto-market\/\?chain=base&page=1&api_key=\*\*\*/,
+    );
     expect(r.stderr).toMatch(/< 200 \(\d+ ms, \d+ bytes\)/);
   });
 });
@@ -166,7 +221,9 @@ describe("config and auth", () => {
     expect(status.stdout).toContain(`API key: ${KEY.slice(0, 4)}…${KEY.slice(-4)}`);
     expect(status.stdout).toMatch(/Source:\s+the config store/);
 
-    const fromStore = await run(["--base-url", sandbox.url, "market", "-c", "base", "--limit", "1"], home, { env });
+    const fromStore = await run(["--base-url", sandbox.url, "market", "-c", "base", "--limit", "1"], home, {
+      env,
+    });
     expect(fromStore.code).toBe(0);
 
     const logout = await run(["auth", "logout"], home, { env });
@@ -197,7 +254,9 @@ describe("config and auth", () => {
     await run(["config", "set", "base-url", "http://127.0.0.1:9"], home);
     const fromStore = await run(["auth", "status"], home);
     expect(fromStore.stdout).toMatch(/stor…aaaa[\s\S]*config store/);
-    const fromEnv = await run(["auth", "status"], home, { env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" } });
+    const fromEnv = await run(["auth", "status"], home, {
+      env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
+    });
     expect(fromEnv.stdout).toMatch(/env-…bbbb[\s\S]*environment/);
     const fromFlag = await run(["--api-key", "flag-key-cccccccccccc", "auth", "status"], home, {
       env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
@@ -205,7 +264,9 @@ describe("config and auth", () => {
     expect(fromFlag.stdout).toMatch(/flag…cccc[\s\S]*--api-key/);
 
     // The stored base URL (a dead port) loses to the environment, which loses to the flag.
-    const viaStore = await run(["--retries", "0", "market", "-c", "base", "--limit", "1"], home, { env: { TOKENINTEL_API_KEY: KEY } });
+    const viaStore = await run(["--retries", "0", "market", "-c", "base", "--limit", "1"], home, {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
     expect(viaStore.code).toBe(1);
     const viaEnv = await run(["market", "-c", "base", "--limit", "1"], home, {
       env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: sandbox.url },
@@ -222,13 +283,18 @@ describe("config and auth", () => {
     expect((await run(["config", "set", "chain", "solana"], home)).code).toBe(0);
     expect((await run(["config", "set", "output", "ndjson"], home)).code).toBe(0);
     expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
-    expect((await run(["config", "list"], home)).stdout).toBe("chain=solana\noutput=ndjson\napi-key=(not set)\n");
+    expect((await run(["config", "list"], home)).stdout).toBe(
+      "chain=solana\noutput=ndjson\napi-key=(not set)\n",
+    );
     expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
     const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {
       env: { TOKENINTEL_API_KEY: KEY },
     });
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { token_info: { chain: string } });
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { token_info: { chain: string } });
     expect(lines.map((l) => l.token_info.chain)).toEqual(["solana", "solana"]);
     expect((await run(["config", "unset", "chain"], home)).code).toBe(0);
     expect((await run(["config", "get", "chain"], home)).code).toBe(1);
@@ -242,7 +308,10 @@ describe("config and auth", () => {
 
 describe("the sandbox", () => {
   it("--sandbox runs a data command on a fresh machine with no key and no network", async () => {
-    const r = await run(["market", "--sandbox", "--chain", "base", "--ecosystem", "virtuals", "--limit", "3", "--json"], freshDir());
+    const r = await run(
+      ["market", "--sandbox", "--chain", "base", "--ecosystem", "virtuals", "--limit", "3", "--json"],
+      freshDir(),
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(3);
   });
@@ -261,7 +330,10 @@ describe("the sandbox", () => {
     });
     const key = /api key: (\S+)/.exec(out)![1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const r = await run(["--base-url", url, "--api-key", key, "agents", "-c", "base", "--limit", "2", "--json"], home);
+    const r = await run(
+      ["--base-url", url, "--api-key", key, "agents", "-c", "base", "--limit", "2", "--json"],
+      home,
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     const code = await new Promise<number | null>((resolve) => {
@@ -278,7 +350,12 @@ describe("pipes", () => {
     const r = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
       const child = spawn(
         "bash",
-        ["-o", "pipefail", "-c", `"${process.execPath}" "${BIN}" --base-url "${sandbox.url}" directory -c base --ndjson | head -1`],
+        [
+          "-o",
+          "pipefail",
+          "-c",
+          `"${process.execPath}" "${BIN}" --base-url "${sandbox.url}" directory -c base --ndjson | head -1`,
+        ],
         { env: { ...baseEnv(home), TOKENINTEL_API_KEY: KEY } },
       );
       let stderr = "";

@@ -1,4 +1,4 @@
-import { type IncomingMessage, type ServerResponse, createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, redactUrl, retryAfterMs, serverMessage } from "../../src/api/client.js";
 import { ApiError, AuthError, NetworkError, UsageError } from "../../src/errors.js";
@@ -48,7 +48,12 @@ describe("ApiClient", () => {
     const sandbox = await startSandbox({ port: 0 });
     try {
       const { c } = client(sandbox.url, { apiKey: sandbox.apiKey });
-      const res = await c.request("/v1/crypto-market", { query: [["chain", "base"], ["token_ids", [sandbox.data.list("base", undefined)[0]!.id]]] });
+      const res = await c.request("/v1/crypto-market", {
+        query: [
+          ["chain", "base"],
+          ["token_ids", [sandbox.data.list("base", undefined)[0]!.id]],
+        ],
+      });
       expect(res.status).toBe(200);
       expect((res.body as { data: unknown[] }).data).toHaveLength(1);
       await c.close();
@@ -104,7 +109,9 @@ describe("ApiClient", () => {
   it("does not retry a POST that reached the server", async () => {
     const { url, hits } = await serve((_req, res) => json(res, 502, {}));
     const { c } = client(url);
-    await expect(c.request("/v1/ask-loky", { method: "POST", body: { question: "q" } })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      c.request("/v1/ask-loky", { method: "POST", body: { question: "q" } }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(hits).toHaveLength(1);
     await c.close();
   });
@@ -136,7 +143,9 @@ describe("ApiClient", () => {
     );
     const hang = await serve(() => {});
     const started = Date.now();
-    const err = await client(hang.url, { retries: 0, timeoutMs: 300 }).c.request("/v1/x").catch((e) => e);
+    const err = await client(hang.url, { retries: 0, timeoutMs: 300 })
+      .c.request("/v1/x")
+      .catch((e) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe("no answer within 300 ms (timeout)");
     expect(Date.now() - started).toBeLessThan(2000);
@@ -151,7 +160,9 @@ describe("ApiClient", () => {
 
 describe("helpers", () => {
   it("redactUrl hides the key", () => {
-    expect(redactUrl("https://h/v1/x?chain=base&api_key=abc123&page=2")).toBe("https://h/v1/x?chain=base&api_key=***&page=2");
+    expect(redactUrl("https://h/v1/x?chain=base&api_key=abc123&page=2")).toBe(
+      "https://h/v1/x?chain=base&api_key=***&page=2",
+    );
   });
   it("retryAfterMs reads seconds, dates and retry-after-ms", () => {
     expect(retryAfterMs({ "retry-after": "2" })).toBe(2000);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { LosslessNumber } from "../../src/api/json.js";
-import { formatCompact, formatInteger, formatPercent, formatPlain, formatPrice, numberToPlain, truncate } from "../../src/output/format.js";
+import {
+  formatCompact,
+  formatInteger,
+  formatPercent,
+  formatPlain,
+  formatPrice,
+  numberToPlain,
+  truncate,
+} from "../../src/output/format.js";
 import { sanitizeBlock, sanitizeInline } from "../../src/output/sanitize.js";
 
 describe("formatPrice", () => {

@@ -4,7 +4,8 @@ import { LosslessNumber, parseJson, stringifyJson } from "../../src/api/json.js"
 
 describe("parseJson / stringifyJson", () => {
   it("keeps numbers a double cannot hold, and writes them back as sent", () => {
-    const text = '{"a":123456789012345678901234567890,"b":0.000000000123456789012345,"c":1.10,"d":1e5,"e":-0,"f":42,"g":"1.10"}';
+    const text =
+      '{"a":123456789012345678901234567890,"b":0.000000000123456789012345,"c":1.10,"d":1e5,"e":-0,"f":42,"g":"1.10"}';
     const value = parseJson(text) as Record<string, unknown>;
     expect(value.a).toBeInstanceOf(LosslessNumber);
     expect((value.a as LosslessNumber).raw).toBe("123456789012345678901234567890");
@@ -30,7 +31,9 @@ describe("parseJson / stringifyJson", () => {
 
   it("indents like JSON.stringify", () => {
     const v = parseJson('{"a":[1.10,{"b":2}],"c":{}}');
-    expect(stringifyJson(v, 2)).toBe('{\n  "a": [\n    1.10,\n    {\n      "b": 2\n    }\n  ],\n  "c": {}\n}');
+    expect(stringifyJson(v, 2)).toBe(
+      '{\n  "a": [\n    1.10,\n    {\n      "b": 2\n    }\n  ],\n  "c": {}\n}',
+    );
   });
 
   it("agrees with JSON.parse on any JSON value (property)", () => {

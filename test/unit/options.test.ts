@@ -9,7 +9,13 @@ describe("parseList", () => {
     expect(parseList("--tickers", ["A, B,A", "COMMA\\,COIN"])).toEqual(["A", "B", "COMMA,COIN"]);
   });
   it("keeps $ & + = ? # % spaces and emoji inside items", () => {
-    expect(parseList("--tickers", "$X,A&B,C+D,HELLO WORLD,🚀")).toEqual(["$X", "A&B", "C+D", "HELLO WORLD", "🚀"]);
+    expect(parseList("--tickers", "$X,A&B,C+D,HELLO WORLD,🚀")).toEqual([
+      "$X",
+      "A&B",
+      "C+D",
+      "HELLO WORLD",
+      "🚀",
+    ]);
   });
   it("rejects empty items and items over 200 characters, naming the flag", () => {
     expect(() => parseList("--tickers", "A,,B")).toThrow(/--tickers: empty item/);
@@ -49,7 +55,12 @@ describe("flag schemas", () => {
     expect(() => parseFlag("--rate", rateSchema, "fast")).toThrow(/--rate/);
   });
   it("fields must be paths the record has", () => {
-    expect(parseFields("token_info.symbol,token_metrics", MARKET_RECORD, "market")).toEqual(["token_info.symbol", "token_metrics"]);
-    expect(() => parseFields("usd_price", MARKET_RECORD, "market")).toThrow(/did you mean token_metrics\.usd_price/);
+    expect(parseFields("token_info.symbol,token_metrics", MARKET_RECORD, "market")).toEqual([
+      "token_info.symbol",
+      "token_metrics",
+    ]);
+    expect(() => parseFields("usd_price", MARKET_RECORD, "market")).toThrow(
+      /did you mean token_metrics\.usd_price/,
+    );
   });
 });

@@ -24,7 +24,11 @@ describe("orderBySelector", () => {
   });
   it("keeps several records of one ticker together in server order", () => {
     const records = [rec("X", "x2"), rec("Y", "y1"), rec("X", "x1")];
-    expect(orderBySelector(records, ["Y", "X"], "ticker").map((r) => (r as { id: string }).id)).toEqual(["y1", "x2", "x1"]);
+    expect(orderBySelector(records, ["Y", "X"], "ticker").map((r) => (r as { id: string }).id)).toEqual([
+      "y1",
+      "x2",
+      "x1",
+    ]);
   });
   it("reads keys from market, agent and directory records", () => {
     expect(selectorKey({ agent_info: { symbol: "AG" } }, "ticker")).toBe("ag");

@@ -27,11 +27,20 @@ describe("the sandbox follows the spec (strict schemas)", () => {
     expect(records.some((r) => !("token_holder_insights" in r))).toBe(true);
     expect(records.some((r) => r.token_metrics!.total_supply === null)).toBe(true);
     expect(records.some((r) => r.dev_wallet_insights?.wallet_balance === null)).toBe(true);
-    expect(records.some((r) => r.token_info!.handle === null && r.token_info!.description === null)).toBe(true);
+    expect(records.some((r) => r.token_info!.handle === null && r.token_info!.description === null)).toBe(
+      true,
+    );
   });
   it("ask details", () => {
     const detail = data.askDetail(tokens[0]!);
-    expect(askDataSchema("strict").safeParse({ questionId: "q", answerId: "a", nlpResponse: "x", tokenDetails: [detail] }).success).toBe(true);
+    expect(
+      askDataSchema("strict").safeParse({
+        questionId: "q",
+        answerId: "a",
+        nlpResponse: "x",
+        tokenDetails: [detail],
+      }).success,
+    ).toBe(true);
   });
   it("a third of the tokens are in virtuals", () => {
     const base = data.list("base", undefined);
@@ -47,14 +56,27 @@ describe("the client reads a drifting service leniently", () => {
       '{"success":true,"data":[{"id":"a","token_info":null,"token_metrics":{"usd_price":0.5,"mcap":null,"new_field":1},"brand_new":{"x":1}}]}',
     );
     const page = readPage(body, "market", 1);
-    expect(page.records).toEqual([{ id: "a", token_info: null, token_metrics: { usd_price: 0.5, mcap: null, new_field: 1 }, brand_new: { x: 1 } }]);
+    expect(page.records).toEqual([
+      {
+        id: "a",
+        token_info: null,
+        token_metrics: { usd_price: 0.5, mcap: null, new_field: 1 },
+        brand_new: { x: 1 },
+      },
+    ]);
   });
   it("rejects a record without an id, data that is not a list, and success: false", () => {
     expect(() => readPage({ success: true, data: [{ token_info: {} }] }, "market", 1)).toThrow(/data\[0\]/);
     expect(() => readPage({ success: true, data: { a: 1 } }, "market", 1)).toThrow(/data is not a list/);
-    expect(() => readPage({ success: false, message: "quota" }, "market", 1)).toThrow(/reported a failure: quota/);
-    expect(() => readPage({ success: true, data: [{ id: "a", token_metrics: { usd_price: { nested: 1 } } }] }, "market", 1)).toThrow(
-      /data\[0\]\.token_metrics\.usd_price/,
+    expect(() => readPage({ success: false, message: "quota" }, "market", 1)).toThrow(
+      /reported a failure: quota/,
     );
+    expect(() =>
+      readPage(
+        { success: true, data: [{ id: "a", token_metrics: { usd_price: { nested: 1 } } }] },
+        "market",
+        1,
+      ),
+    ).toThrow(/data\[0\]\.token_metrics\.usd_price/);
   });
 });

@@ -18,7 +18,10 @@ describe("x402 requirements", () => {
   });
   it("reads version 2 from the PAYMENT-REQUIRED header", () => {
     const header = Buffer.from(
-      JSON.stringify({ x402Version: 2, accepts: [{ ...accept, network: "eip155:8453", amount: "10000", maxAmountRequired: undefined }] }),
+      JSON.stringify({
+        x402Version: 2,
+        accepts: [{ ...accept, network: "eip155:8453", amount: "10000", maxAmountRequired: undefined }],
+      }),
     ).toString("base64");
     const [req] = readPaymentRequirements({}, header);
     expect(req!.x402Version).toBe(2);
@@ -38,7 +41,9 @@ describe("csv and projection", () => {
       { id: "1", info: { name: 'a "quoted", name', tags: ["x"] }, n: new LosslessNumber("1.10"), z: null },
       { id: "2", info: { name: "=HYPERLINK()" }, n: -5 },
     ]);
-    expect(csv).toBe('id,info.name,info.tags,n,z\r\n1,"a ""quoted"", name","[""x""]",1.10,\r\n2,\'=HYPERLINK(),,-5,\r\n');
+    expect(csv).toBe(
+      'id,info.name,info.tags,n,z\r\n1,"a ""quoted"", name","[""x""]",1.10,\r\n2,\'=HYPERLINK(),,-5,\r\n',
+    );
   });
   it("pickPaths keeps nesting and skips absent paths", () => {
     expect(pickPaths({ a: { b: 1, c: 2 }, d: 3 }, ["a.b", "d", "x.y"])).toEqual({ a: { b: 1 }, d: 3 });
