@@ -9,4 +9,12 @@ if (typeof module.enableCompileCache === "function") {
     // A read-only cache directory is not a reason to fail.
   }
 }
-await import("../dist/cli.js");
+try {
+  await import("../dist/cli.js");
+} catch (error) {
+  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.url ?? error.message).includes("/dist/cli.js")) {
+    process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
+    process.exit(1);
+  }
+  throw error;
+}

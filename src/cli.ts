@@ -167,6 +167,43 @@ export function buildProgram(): Command {
     await runAsk(ctx, question, opts);
   });
 
+  program
+    .command("api")
+    .description("call any API path with your key, retries and safety rules; the output is made for jq")
+    .argument("<path>", "a path under the base URL, e.g. /v1/trending")
+    .option("-X, --method <method>", "GET or POST", "GET")
+    .option(
+      "-f, --field <key=value>",
+      "a query parameter (GET) or JSON body field (POST), as a string; repeatable",
+      collect,
+    )
+    .option(
+      "-F, --raw-field <key=value>",
+      "like -f, but typed: numbers, true/false, null, @file (or @- for stdin)",
+      collect,
+    )
+    .option("--input <file>", "send this file (or - for stdin) as the JSON body of a POST")
+    .option("--paginate", "walk page=1.. and print all records as ONE JSON document")
+    .option("--ndjson", "with --paginate: one record per line instead")
+    .option("-l, --limit <n>", "with --paginate: stop after n records")
+    .option("-i, --include", "print the status line and response headers to stderr")
+    .option("--silent", "print nothing on success")
+    .addHelpText(
+      "after",
+      `${examples([
+        "tokenintel api /v1/trending -f chain=base | jq '.data[].symbol'",
+        "tokenintel api /v1/trending -f chain=solana --paginate | jq length",
+        "tokenintel api -X POST /v1/ask-loky -f question='top agents on base' -f chain=base | jq -r .data.nlpResponse",
+        `echo '{"question":"what is trending?"}' | tokenintel api -X POST /v1/ask-loky --input -`,
+      ])}
+There is no --jq: pipe the output into jq, as above.
+`,
+    )
+    .action(async (path: string, opts, command: Command) => {
+      const { runApi } = await import("./commands/api.js");
+      await runApi(await contextFor(command), path, opts);
+    });
+
   const auth = program.command("auth").description("manage the API key kept in the local config store");
   auth
     .command("login")

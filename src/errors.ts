@@ -9,9 +9,18 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What the server answered, kept on an error for `tokenintel api --include`. */
+export interface ResponseInfo {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
 /** An error meant for the user: one line, a stable exit code, no stack trace. */
 export class CliError extends Error {
   readonly exitCode: ExitCodeValue;
+  /** The answer behind the error, when there was one. */
+  response?: ResponseInfo;
   constructor(message: string, exitCode: ExitCodeValue = ExitCode.error) {
     super(message);
     this.name = new.target.name;

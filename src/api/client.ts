@@ -9,7 +9,7 @@ import {
   PaymentError,
   UsageError,
 } from "../errors.js";
-import { parseJson } from "./json.js";
+import { parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
 import { describePrice, readPaymentRequirements } from "./x402.js";
 
@@ -36,6 +36,8 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The body as the server sent it. */
+  text: string;
   url: string;
 }
 
@@ -47,6 +49,10 @@ export interface RequestOptions {
   withKey?: boolean;
   /** A short label for messages, e.g. "page 3". */
   label?: string;
+  /** Keep a 2xx body as text without requiring JSON (`tokenintel api` prints it as sent). */
+  raw?: boolean;
+  /** A JSON body sent as given (the key is added when it is an object). */
+  rawBody?: unknown;
 }
 
 const RETRY_STATUSES = new Set([408, 423, 425, 429, 500, 502, 503, 504]);
@@ -128,10 +134,7 @@ export class ApiClient {
     const method = opts.method ?? "GET";
     const withKey = (opts.withKey ?? true) && this.hasKey;
     let url = this.buildUrl(path, opts.query, withKey && method === "GET");
-    const payload =
-      method === "POST"
-        ? JSON.stringify(withKey ? { api_key: this.options.apiKey, ...opts.body } : (opts.body ?? {}))
-        : undefined;
+    const payload = method === "POST" ? this.postBody(opts, withKey) : undefined;
     const started = Date.now();
     let attempt = 0;
     let redirects = 0;
@@ -139,7 +142,7 @@ export class ApiClient {
       attempt++;
       let outcome: ApiResponse | CliError;
       try {
-        outcome = await this.attempt(method, url, payload);
+        outcome = await this.attempt(method, url, payload, opts.raw ?? false);
       } catch (error) {
         if (error instanceof InterruptedError) throw error;
         outcome = error instanceof CliError ? error : new NetworkError(String(error));
@@ -156,6 +159,7 @@ export class ApiClient {
           return res;
         }
         outcome = this.errorFor(res);
+        outcome.response = { status: res.status, headers: res.headers, text: res.text };
         if (THROTTLE_STATUSES.has(res.status)) this.limiter.throttled();
       }
       const error = outcome;
@@ -206,7 +210,22 @@ export class ApiClient {
     return next;
   }
 
-  private async attempt(method: string, url: URL, payload: string | undefined): Promise<ApiResponse> {
+  private postBody(opts: RequestOptions, withKey: boolean): string {
+    const key = withKey ? { api_key: this.options.apiKey } : {};
+    if (opts.rawBody !== undefined) {
+      const isObject =
+        opts.rawBody !== null && typeof opts.rawBody === "object" && !Array.isArray(opts.rawBody);
+      return stringifyJson(isObject ? { ...key, ...(opts.rawBody as object) } : opts.rawBody);
+    }
+    return stringifyJson({ ...key, ...opts.body });
+  }
+
+  private async attempt(
+    method: string,
+    url: URL,
+    payload: string | undefined,
+    raw: boolean,
+  ): Promise<ApiResponse> {
     const release = await this.limiter.acquire(this.options.signal).catch(() => {
       throw new InterruptedError();
     });
@@ -235,7 +254,8 @@ export class ApiClient {
       return {
         status: res.statusCode,
         headers: res.headers,
-        body: this.decodeBody(res.statusCode, res.headers, text),
+        body: raw && res.statusCode < 300 ? undefined : this.decodeBody(res.statusCode, res.headers, text),
+        text,
         url: redactUrl(url),
       };
     } catch (error) {

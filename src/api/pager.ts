@@ -11,7 +11,10 @@ export interface Page {
 export interface Endpoint {
   path: string;
   kind: RecordKind;
-  /** The page size the spec gives, used when the answer carries no meta.pagination. */
+  /**
+   * The page size the spec gives, used when the answer carries no meta.pagination; 0 when not known
+   * (then the first page's length stands for it).
+   */
   pageSize: number;
   /** Whether the endpoint needs the key (the directory can do without: x402). */
   keyOptional?: boolean;
@@ -85,7 +88,7 @@ export interface PageWalk {
 export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const first = await walk.fetch(1);
   yield first;
-  const pageSize = first.pagination?.pageSize ?? walk.pageSize;
+  const pageSize = first.pagination?.pageSize ?? (walk.pageSize || first.records.length);
   const pageCount = first.pagination?.pageCount;
   if (pageCount === undefined) {
     let last = first;

@@ -95,6 +95,9 @@ export async function* streamRecords(
       const batch = keep(page.records);
       if (batch.length) yield batch;
       if (remaining <= 0) return;
+      // A later page with nothing new: the server ignores `page`; stop rather than loop forever.
+      if (page.number > 1 && page.records.length > 0 && batch.length === 0 && !page.pagination?.pageCount)
+        return;
     }
     return;
   }

@@ -91,8 +91,9 @@ export const envelope = z.looseObject({
 export type Envelope = z.infer<typeof envelope>;
 export type Pagination = z.infer<typeof pagination>;
 
-export type RecordKind = "market" | "directory" | "agents" | "ta";
-const SHAPES: Record<RecordKind, Shape> = {
+/** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
+export type RecordKind = "market" | "directory" | "agents" | "ta" | "any";
+const SHAPES: Record<Exclude<RecordKind, "any">, Shape> = {
   market: MARKET_RECORD,
   directory: DIRECTORY_RECORD,
   agents: AGENT_RECORD,
@@ -101,6 +102,7 @@ const SHAPES: Record<RecordKind, Shape> = {
 
 const cache = new Map<string, z.ZodType>();
 export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): z.ZodType {
+  if (kind === "any") return z.unknown();
   const key = `${kind}:${mode}`;
   let schema = cache.get(key);
   if (!schema) {

@@ -1,0 +1,153 @@
+import { readFile } from "node:fs/promises";
+import type { Query } from "../api/client.js";
+import { parseJson } from "../api/json.js";
+import { streamRecords } from "../api/records.js";
+import type { Context } from "../context.js";
+import { CliError, UsageError } from "../errors.js";
+import { createWriter } from "../output/writers.js";
+import { parseFlag, positiveInt } from "./options.js";
+
+export interface RawApiOptions {
+  method?: string;
+  field?: string[];
+  rawField?: string[];
+  input?: string;
+  paginate?: boolean;
+  ndjson?: boolean;
+  limit?: string;
+  include?: boolean;
+  silent?: boolean;
+}
+
+type FieldValue = string | number | boolean | null;
+
+/** `key=value` → [key, value]; with `typed`, numbers, true/false, null and @file are understood. */
+export async function parseField(
+  flag: string,
+  text: string,
+  typed: boolean,
+  read: (path: string) => Promise<string> = readSource,
+): Promise<[string, FieldValue]> {
+  const eq = text.indexOf("=");
+  if (eq <= 0) throw new UsageError(`${flag}: expected key=value, got ${JSON.stringify(text)}`);
+  const key = text.slice(0, eq);
+  const value = text.slice(eq + 1);
+  if (key === "api_key")
+    throw new UsageError(`${flag}: the key is added for you; use --api-key or 'auth login'`);
+  if (!typed) return [key, value];
+  if (value.startsWith("@")) return [key, await read(value.slice(1))];
+  if (value === "true") return [key, true];
+  if (value === "false") return [key, false];
+  if (value === "null") return [key, null];
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value) && Number.isFinite(Number(value)))
+    return [key, Number(value)];
+  return [key, value];
+}
+
+async function readSource(path: string): Promise<string> {
+  try {
+    if (path === "-") {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString("utf8");
+    }
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(
+      `cannot read ${path === "-" ? "standard input" : path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
+  }
+}
+
+/** Turns the user's path into one under the base URL; full URLs must not leave its origin. */
+export function apiPath(input: string, baseUrl: URL): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(input)) {
+    const url = new URL(input);
+    if (url.origin !== baseUrl.origin) {
+      throw new UsageError(
+        `api: ${url.origin} is not the API's origin (${baseUrl.origin}); the key only goes there`,
+      );
+    }
+    if (url.search) throw new UsageError("api: pass query parameters with -f key=value, not in the URL");
+    return url.pathname;
+  }
+  if (input.includes("?"))
+    throw new UsageError("api: pass query parameters with -f key=value, not in the path");
+  return `/${input.replace(/^\/+/, "")}`;
+}
+
+export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions): Promise<void> {
+  const method = (raw.method ?? "GET").toUpperCase();
+  if (method !== "GET" && method !== "POST")
+    throw new UsageError(`--method: expected GET or POST, got ${JSON.stringify(raw.method)}`);
+  const fields: Array<[string, FieldValue]> = [];
+  for (const f of raw.field ?? []) fields.push(await parseField("--field", f, false));
+  for (const f of raw.rawField ?? []) fields.push(await parseField("-F", f, true));
+  let rawBody: unknown;
+  if (raw.input !== undefined) {
+    if (method !== "POST") throw new UsageError("--input sends a body: use it with -X POST");
+    if (fields.length) throw new UsageError("--input and -f/-F cannot be combined");
+    const text = await readSource(raw.input);
+    try {
+      rawBody = parseJson(text);
+    } catch (error) {
+      throw new UsageError(`--input: not valid JSON (${(error as Error).message})`);
+    }
+  }
+  if (raw.paginate && method !== "GET") throw new UsageError("--paginate walks the pages of a GET");
+  if (raw.ndjson && !raw.paginate)
+    throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
+  if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
+  if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
+  const limit =
+    raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
+
+  const client = await ctx.client({ keyRequired: false });
+  const path = apiPath(pathArg, client.baseUrl);
+  const query: Query =
+    method === "GET" ? fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const) : [];
+
+  if (raw.paginate) {
+    const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: [] });
+    const records = streamRecords(client, {
+      endpoint: { path, kind: "any", pageSize: 0 },
+      query: query.filter(([k]) => k !== "page"),
+      limit,
+      window: client.limiter.max * 2,
+    });
+    for await (const batch of records) await writer.write(batch);
+    if (!raw.silent) await writer.end();
+    return;
+  }
+
+  try {
+    const res = await client.request(path, {
+      method,
+      query,
+      body: method === "POST" && rawBody === undefined ? Object.fromEntries(fields) : undefined,
+      rawBody,
+      raw: true,
+    });
+    if (raw.include) printHead(ctx, res.status, res.headers);
+    if (!raw.silent)
+      await ctx.io.out(res.text.endsWith("\n") || res.text === "" ? res.text : `${res.text}\n`);
+  } catch (error) {
+    if (raw.include && error instanceof CliError && error.response) {
+      printHead(ctx, error.response.status, error.response.headers);
+      for (const line of error.response.text.split("\n")) ctx.io.err(line);
+    }
+    throw error;
+  }
+}
+
+function printHead(
+  ctx: Context,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): void {
+  ctx.io.err(`HTTP ${status}`);
+  for (const [name, value] of Object.entries(headers)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) ctx.io.err(`${name}: ${v}`);
+  }
+  ctx.io.err("");
+}
