@@ -279,6 +279,7 @@ There is no --jq: pipe the output into jq, as above.
     .option("--html-rate <p>", "share of requests answered with a gateway's HTML page")
     .option("--hang-rate <p>", "share of requests never answered")
     .option("--duplicate-rate <p>", "share of pages that repeat a record of the page before")
+    .option("--max-in-flight <n>", "throttle requests beyond this many in flight (a concurrency quota)")
     .option("--directory-style <style>", "directory answers: envelope (spec), bare (array) or paginated")
     .option("--x402-version <n>", "x402 protocol version for keyless directory requests: 1 or 2")
     .addHelpText(
@@ -323,13 +324,18 @@ function report(error: unknown, verbose: boolean): number {
 }
 
 async function main(argv: string[]): Promise<void> {
-  const onSignal = () => {
+  // `on`, not `once`: a dependency's signal-exit hook re-raises the signal when it finds itself the
+  // only listener, which would kill the process before it can exit with its own code.
+  let interrupted = false;
+  const onSignal = (code: number) => () => {
+    if (interrupted) process.exit(code);
+    interrupted = true;
     abort.abort(new Error("interrupted"));
     // Give aborted requests a moment to unwind, then leave with the conventional code.
-    setTimeout(() => process.exit(ExitCode.interrupted), 50).unref();
+    setTimeout(() => process.exit(code), 50);
   };
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal(ExitCode.interrupted));
+  process.on("SIGTERM", onSignal(143));
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
 
   const program = buildProgram();

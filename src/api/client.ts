@@ -166,14 +166,15 @@ export class ApiClient {
       const retryable =
         method === "GET" ? isRetryable(error) : error instanceof NetworkError && error.notSent;
       const elapsed = Date.now() - started;
+      const notes: string[] = [];
       if (!retryable || attempt > this.options.retries) {
-        if (retryable && attempt > 1) error.message += ` (gave up after ${attempt} attempts)`;
-        throw error;
+        if (retryable && attempt > 1) notes.push(`gave up after ${attempt} attempts`);
+        throw annotate(error, notes);
       }
       const delay = this.backoff(attempt, error instanceof ApiError ? error.retryAfterMs : undefined);
       if (elapsed + delay > RETRY_BUDGET_MS) {
-        error.message += ` (the server asks to wait ${Math.ceil(delay / 1000)} s; gave up)`;
-        throw error;
+        notes.push(`the server asks to wait ${Math.ceil(delay / 1000)} s more; gave up`);
+        throw annotate(error, notes);
       }
       if (!this.options.quiet) {
         const what = opts.label ? ` (${opts.label})` : "";
@@ -305,6 +306,11 @@ export class ApiClient {
       retryAfterMs: retryAfterMs(res.headers),
     });
   }
+}
+
+function annotate<T extends CliError>(error: T, notes: string[]): T {
+  if (notes.length) error.message += ` (${notes.join("; ")})`;
+  return error;
 }
 
 function isRetryable(error: CliError): boolean {

@@ -54,7 +54,7 @@ export class Limiter {
   succeeded(): void {
     if (this.limit >= this.max) return;
     this.successes++;
-    if (this.successes >= this.limit * 4) {
+    if (this.successes >= this.limit * 16) {
       this.limit++;
       this.successes = 0;
       this.wakeOne();

@@ -1,3 +1,4 @@
+import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
 import { type Endpoint, fetchPage, walkPages } from "./pager.js";
 
@@ -91,13 +92,25 @@ export async function* streamRecords(
             wanted: () => remaining,
             window: q.window,
           });
-    for await (const page of pages) {
-      const batch = keep(page.records);
-      if (batch.length) yield batch;
-      if (remaining <= 0) return;
-      // A later page with nothing new: the server ignores `page`; stop rather than loop forever.
-      if (page.number > 1 && page.records.length > 0 && batch.length === 0 && !page.pagination?.pageCount)
-        return;
+    let pagesDone = 0;
+    let pageCount: number | undefined;
+    try {
+      for await (const page of pages) {
+        pagesDone = page.number;
+        pageCount ??= page.pagination?.pageCount;
+        const batch = keep(page.records);
+        if (batch.length) yield batch;
+        if (remaining <= 0) return;
+        // A later page with nothing new: the server ignores `page`; stop rather than loop forever.
+        if (page.number > 1 && page.records.length > 0 && batch.length === 0 && !page.pagination?.pageCount)
+          return;
+      }
+    } catch (error) {
+      if (error instanceof CliError && pagesDone > 0 && q.page === undefined) {
+        const of = pageCount ? ` of ${pageCount}` : "";
+        error.message += ` [page ${pagesDone + 1}${of} failed: records from page ${pagesDone + 1} on are missing]`;
+      }
+      throw error;
     }
     return;
   }
@@ -105,16 +118,12 @@ export async function* streamRecords(
   const selector = q.selector;
   const chunks = chunk(selector.items);
   const matched = new Set<string>();
-  const fetchChunk = async (items: string[], index: number): Promise<unknown[]> => {
+  const fetchChunk = async (items: string[]): Promise<unknown[]> => {
     const query: Query = [...q.query, [selector.param, items]];
-    const label =
-      chunks.length > 1
-        ? `items ${index * MAX_SELECTOR_ITEMS + 1}-${index * MAX_SELECTOR_ITEMS + items.length}`
-        : undefined;
-    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, label)).records;
+    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page)).records;
     const records: unknown[] = [];
     for await (const page of walkPages({
-      fetch: (n) => fetchPage(client, q.endpoint, query, n, label ? `${label}, page ${n}` : `page ${n}`),
+      fetch: (n) => fetchPage(client, q.endpoint, query, n),
       pageSize: q.endpoint.pageSize,
       wanted: () => Number.POSITIVE_INFINITY,
       window: q.window,
@@ -126,9 +135,10 @@ export async function* streamRecords(
 
   const pending: Array<Promise<unknown[]>> = [];
   let next = 0;
+  let done = 0;
   const fill = () => {
     while (next < chunks.length && pending.length < q.window && remaining > 0) {
-      const p = fetchChunk(chunks[next]!, next);
+      const p = fetchChunk(chunks[next]!);
       p.catch(() => {});
       pending.push(p);
       next++;
@@ -136,7 +146,18 @@ export async function* streamRecords(
   };
   fill();
   while (pending.length > 0) {
-    const records = await pending.shift()!;
+    let records: unknown[];
+    try {
+      records = await pending.shift()!;
+    } catch (error) {
+      if (error instanceof CliError && chunks.length > 1) {
+        const missing = selector.items.slice(done * MAX_SELECTOR_ITEMS);
+        const names = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", …" : "");
+        error.message += ` [request for items ${done * MAX_SELECTOR_ITEMS + 1}-${Math.min(selector.items.length, (done + 1) * MAX_SELECTOR_ITEMS)} of ${selector.items.length} failed: ${missing.length} items are missing: ${names}]`;
+      }
+      throw error;
+    }
+    done++;
     for (const record of records) {
       const key = selectorKey(record, selector.kind);
       if (key !== undefined) matched.add(key);

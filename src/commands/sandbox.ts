@@ -19,6 +19,7 @@ export interface RawSandboxOptions {
   directoryStyle?: string;
   x402Version?: string;
   key?: string;
+  maxInFlight?: string;
 }
 
 const rate = z
@@ -62,6 +63,7 @@ export async function runSandbox(ctx: Context, raw: RawSandboxOptions): Promise<
     htmlRate: num("--html-rate", raw.htmlRate, rate),
     hangRate: num("--hang-rate", raw.hangRate, rate),
     duplicateRate: num("--duplicate-rate", raw.duplicateRate, rate),
+    maxInFlight: num("--max-in-flight", raw.maxInFlight, positiveInt("of 1 or more")),
     directoryStyle: raw.directoryStyle
       ? parseFlag("--directory-style", z.enum(["envelope", "bare", "paginated"]), raw.directoryStyle)
       : undefined,

@@ -24,6 +24,8 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   priceAtomic?: string;
   /** The one key the sandbox accepts (default: the demo key). */
   apiKey?: string;
+  /** A quota on concurrent requests: beyond it, answer the throttle status (as a busy gateway does). */
+  maxInFlight?: number;
 }
 
 export interface SandboxStats {
@@ -32,6 +34,7 @@ export interface SandboxStats {
   inFlight: number;
   maxInFlight: number;
   byPath: Record<string, number>;
+  byStatus: Record<string, number>;
 }
 
 export interface SandboxServer {
@@ -95,7 +98,14 @@ function param(query: Map<string, string>, name: string): string | undefined {
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
   const data = new SandboxData(options);
   const faults = new FaultPlan(options);
-  const stats: SandboxStats = { requests: 0, connections: 0, inFlight: 0, maxInFlight: 0, byPath: {} };
+  const stats: SandboxStats = {
+    requests: 0,
+    connections: 0,
+    inFlight: 0,
+    maxInFlight: 0,
+    byPath: {},
+    byStatus: {},
+  };
   const sockets = new Set<Socket>();
   const host = options.host ?? "127.0.0.1";
   const apiKey = options.apiKey ?? SANDBOX_API_KEY;
@@ -112,6 +122,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       }
     };
     res.on("close", done);
+    res.on("finish", () => {
+      stats.byStatus[res.statusCode] = (stats.byStatus[res.statusCode] ?? 0) + 1;
+    });
     handle(req, res).catch((error) => {
       if (!res.headersSent)
         send(res, 500, { success: false, message: `sandbox error: ${(error as Error).message}` });
@@ -129,6 +142,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const path = url.pathname;
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
     if (path === "/_sandbox/stats") return send(res, 200, stats);
+    if (options.maxInFlight && stats.inFlight > options.maxInFlight) {
+      return send(
+        res,
+        options.throttleStatus ?? 429,
+        { success: false, message: "Too many requests" },
+        { "retry-after-ms": "50" },
+      );
+    }
     const body = req.method === "POST" ? await readBody(req) : "";
     if (options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
 

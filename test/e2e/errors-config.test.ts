@@ -170,7 +170,9 @@ describe("API errors", () => {
       });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe("");
-      expect(r.stderr.trim()).toBe("tokenintel: HTTP 404: page vanished");
+      expect(r.stderr.trim()).toBe(
+        "tokenintel: HTTP 404: page vanished [page 2 of 2 failed: records from page 2 on are missing]",
+      );
     } finally {
       server.close();
     }

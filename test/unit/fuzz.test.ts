@@ -1,0 +1,139 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MARKET_RECORD } from "../../src/api/fields.js";
+import { parseJson } from "../../src/api/json.js";
+import { readPage } from "../../src/api/pager.js";
+import { durationSchema, parseFields, parseFlag, positiveInt } from "../../src/commands/options.js";
+import { CliError } from "../../src/errors.js";
+import { cellValue, formatCell, MARKET_COLUMNS } from "../../src/output/columns.js";
+import {
+  formatCompact,
+  formatInteger,
+  formatPercent,
+  formatPlain,
+  formatPrice,
+} from "../../src/output/format.js";
+import { sanitizeInline } from "../../src/output/sanitize.js";
+import { toCsv } from "../../src/output/writers.js";
+
+// No input crashes the parsers and formatters: they return a value or a CliError, nothing else.
+
+const decimalString = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat({ max: 30 }))
+  .map(([neg, digits, scale]) => {
+    const s = digits.toString().padStart(scale + 1, "0");
+    const text = scale ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s;
+    return (neg ? "-" : "") + text;
+  });
+const anyCell = fc.oneof(fc.anything(), decimalString, fc.double(), fc.string());
+
+describe("formatters", () => {
+  it("always return a single line with no control characters", () => {
+    fc.assert(
+      fc.property(anyCell, (value) => {
+        for (const f of [
+          formatPrice,
+          formatPercent,
+          formatInteger,
+          formatPlain,
+          (v: unknown) => formatCompact(v, "$"),
+        ]) {
+          const out = f(value);
+          expect(typeof out).toBe("string");
+          expect(out).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("formatPrice never prints 0.00 or exponent form for a non-zero decimal string", () => {
+    fc.assert(
+      fc.property(decimalString, (text) => {
+        const out = formatPrice(text);
+        expect(out).not.toMatch(/e[+-]?\d/i);
+        if (/[1-9]/.test(text)) expect(out.replace(/^-/, "")).not.toMatch(/^0(\.0+)?$/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("table cells and CSV accept any record shape", () => {
+    fc.assert(
+      fc.property(fc.array(fc.anything(), { maxLength: 5 }), (records) => {
+        for (const record of records)
+          for (const c of MARKET_COLUMNS) {
+            cellValue(record, c);
+            expect(formatCell(record, c)).not.toMatch(/[\x1b\x07]/);
+          }
+        expect(typeof toCsv(records)).toBe("string");
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("sanitizeInline leaves no escape or control characters", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), (s) => {
+        expect(sanitizeInline(s)).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("response parser", () => {
+  it("reads any JSON body as a page or throws a CliError", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.jsonValue(), fc.record({ success: fc.boolean(), data: fc.array(fc.jsonValue()) })),
+        (body) => {
+          for (const kind of ["market", "directory", "agents", "ta", "any"] as const) {
+            try {
+              const page = readPage(body, kind, 1);
+              expect(Array.isArray(page.records)).toBe(true);
+            } catch (error) {
+              expect(error).toBeInstanceOf(CliError);
+            }
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("reads any text as JSON or throws a SyntaxError", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+        try {
+          parseJson(text);
+        } catch (error) {
+          expect(error).toBeInstanceOf(SyntaxError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("flag parser", () => {
+  it("numbers, durations and field lists: a value or a usage error naming the flag", () => {
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        for (const [flag, run] of [
+          ["--page", () => parseFlag("--page", positiveInt("of 1 or more"), text)],
+          ["--timeout", () => parseFlag("--timeout", durationSchema, text)],
+          ["--fields", () => parseFields(text, MARKET_RECORD, "market")],
+        ] as const) {
+          try {
+            run();
+          } catch (error) {
+            expect(error).toBeInstanceOf(CliError);
+            expect((error as Error).message.startsWith(flag)).toBe(true);
+          }
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
