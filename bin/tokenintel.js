@@ -1,6 +1,12 @@
 #!/usr/bin/env node
 // Thin shim: turn on Node's compile cache where the runtime has it, then load the bundle.
 import module from "node:module";
+import v8 from "node:v8";
+
+// undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing
+// tier in the background, and a short-lived process then waits ~80 ms at exit for that job to
+// finish. The baseline (Liftoff) code parses fast enough for this tool; skip the tier-up.
+v8.setFlagsFromString("--liftoff-only");
 
 if (typeof module.enableCompileCache === "function") {
   try {
@@ -10,9 +16,15 @@ if (typeof module.enableCompileCache === "function") {
   }
 }
 try {
-  await import("../dist/cli.js");
+  const args = process.argv.slice(2);
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    const { version } = await import("../dist/version.js");
+    process.stdout.write(`${version}\n`);
+  } else {
+    await import("../dist/cli.js");
+  }
 } catch (error) {
-  if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.url ?? error.message).includes("/dist/cli.js")) {
+  if (error?.code === "ERR_MODULE_NOT_FOUND" && /\/dist\/(cli|version)\.js/.test(String(error.url ?? error.message))) {
     process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
     process.exit(1);
   }

@@ -1,4 +1,5 @@
 import type { ApiClient } from "./api/client.js";
+import { readConfig, type StoredConfig } from "./config/paths.js";
 import type { ConfigKey, ConfigStore } from "./config/store.js";
 import { AuthError, UsageError } from "./errors.js";
 import type { IO } from "./io.js";
@@ -32,6 +33,7 @@ export type KeySource = "flag" | "env" | "store" | "sandbox";
  */
 export class Context {
   private storePromise: Promise<ConfigStore> | undefined;
+  private storedConfig: StoredConfig | undefined;
   private clientInstance: ApiClient | undefined;
   private sandbox: SandboxServer | undefined;
 
@@ -53,6 +55,12 @@ export class Context {
     return this.storePromise;
   }
 
+  /** The stored settings and key, read once without loading the conf store. */
+  private stored(): StoredConfig {
+    this.storedConfig ??= readConfig(this.env);
+    return this.storedConfig;
+  }
+
   /** A setting from flag, then environment, then the store. */
   async setting(
     key: ConfigKey,
@@ -62,7 +70,8 @@ export class Context {
     if (flagValue !== undefined) return flagValue;
     const fromEnv = envName ? this.env[envName] : undefined;
     if (fromEnv) return fromEnv;
-    return (await this.store()).get(key);
+    const value = this.stored().settings?.[key];
+    return typeof value === "string" ? value : undefined;
   }
 
   async resolveApiKey(): Promise<{ key: string; source: KeySource } | undefined> {
@@ -73,8 +82,8 @@ export class Context {
     }
     const fromEnv = this.env.TOKENINTEL_API_KEY;
     if (fromEnv) return { key: fromEnv, source: "env" };
-    const stored = (await this.store()).apiKey;
-    if (stored) {
+    const stored = this.stored().apiKey;
+    if (typeof stored === "string" && stored) {
       this.io.addSecret(stored);
       return { key: stored, source: "store" };
     }

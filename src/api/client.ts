@@ -1,5 +1,6 @@
-import type { Dispatcher } from "undici";
-import { Agent, request } from "undici";
+import type { Agent, Dispatcher } from "undici";
+import dispatchRequest from "undici/lib/api/api-request.js";
+import AgentClass from "undici/lib/dispatcher/agent.js";
 import {
   ApiError,
   AuthError,
@@ -91,7 +92,7 @@ export class ApiClient {
   constructor(private readonly options: ClientOptions) {
     this.baseUrl = new URL(options.baseUrl);
     if (options.apiKey) assertKeyMayTravel(this.baseUrl);
-    this.agent = new Agent({
+    this.agent = new AgentClass({
       connections: Math.max(1, options.concurrency),
       pipelining: 1,
       keepAliveTimeout: 10_000,
@@ -110,8 +111,9 @@ export class ApiClient {
     return Boolean(this.options.apiKey);
   }
 
+  /** Ends the run's connections, dropping requests nobody waits for (pages fetched past the end). */
   async close(): Promise<void> {
-    await this.agent.close().catch(() => {});
+    await this.agent.destroy().catch(() => {});
   }
 
   /** The URL for a path and query, with the key added where it belongs. */
@@ -235,9 +237,10 @@ export class ApiClient {
     const t0 = performance.now();
     if (this.options.verbose) this.options.log(`> ${method} ${redactUrl(url)}`);
     try {
-      const res = await request(url, {
+      const res = await dispatchRequest.call(this.agent, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: method as Dispatcher.HttpMethod,
-        dispatcher: this.agent,
         signal,
         headers: {
           accept: "application/json",

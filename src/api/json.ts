@@ -3,8 +3,13 @@
 // trailing zeros, exponent forms) is kept as a LosslessNumber holding its original text, and
 // written back exactly as the server sent it.
 
+/** Whether this process has made any LosslessNumber: if not, no walk is needed to write JSON. */
+let anyLossless = false;
+
 export class LosslessNumber {
-  constructor(readonly raw: string) {}
+  constructor(readonly raw: string) {
+    anyLossless = true;
+  }
   valueOf(): number {
     return Number(this.raw);
   }
@@ -13,38 +18,32 @@ export class LosslessNumber {
   }
 }
 
-// A number token that stands where a value can start (after `:`, `[` or `,`). It can also match
-// inside a string; that only sends the text down the slower exact path, never to a wrong result.
-const NUMBER_TOKEN = /[:[,]\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+// Strings or numbers: strings are matched whole so that digits inside them (timestamps, decimal
+// strings) are skipped; only real number tokens are checked.
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 function roundTrips(raw: string): boolean {
   return String(Number(raw)) === raw;
 }
 
+/** True when some number in the text would lose digits (or its form) through a double. */
+function needsExactNumbers(text: string): boolean {
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
+    const token = m[0];
+    if (token.charCodeAt(0) !== 34 && !roundTrips(token)) return true;
+  }
+  return false;
+}
+
 /** Parses JSON text. Uses the native parser unless a number would lose digits. */
 export function parseJson(text: string): unknown {
-  NUMBER_TOKEN.lastIndex = 0;
-  let match: RegExpExecArray | null = NUMBER_TOKEN.exec(text);
-  let exactNeeded = false;
-  while (match !== null) {
-    if (!roundTrips(match[1]!)) {
-      exactNeeded = true;
-      break;
-    }
-    match = NUMBER_TOKEN.exec(text);
-  }
-  if (!exactNeeded) {
-    const trimmed = text.trimStart();
-    // A bare top-level number is not preceded by a separator; check it directly.
-    if (/^-?\d/.test(trimmed) && !roundTrips(trimmed.trimEnd())) return new ExactParser(text).parseDocument();
-    return JSON.parse(text);
-  }
-  return new ExactParser(text).parseDocument();
+  return needsExactNumbers(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
 }
 
 /** Serializes like JSON.stringify, writing LosslessNumber values as their original text. */
 export function stringifyJson(value: unknown, indent = 0): string {
-  if (!containsLossless(value)) return JSON.stringify(value, null, indent) ?? "null";
+  if (!anyLossless || !containsLossless(value)) return JSON.stringify(value, null, indent) ?? "null";
   return writeValue(value, indent, "");
 }
 

@@ -78,30 +78,34 @@ export interface PageWalk {
   wanted: () => number;
   /** How many page requests may be scheduled ahead of the one being consumed. */
   window: number;
+  /**
+   * Without a page count: how many pages to request before knowing whether they exist (so at
+   * most speculate - 1 requests are wasted past the end). 1 when each request costs money.
+   */
+  speculate?: number;
 }
 
 /**
  * Yields pages in order. Page 1 tells the page count (meta.pagination); the rest are then
  * requested concurrently within a sliding window and yielded in order, so memory stays bounded.
- * Without a page count, pages are walked one by one until a short or empty page.
+ * Without a page count, pages are walked until a short or empty page, `speculate` at a time.
  */
 export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const first = await walk.fetch(1);
   yield first;
   const pageSize = first.pagination?.pageSize ?? (walk.pageSize || first.records.length);
   const pageCount = first.pagination?.pageCount;
-  if (pageCount === undefined) {
-    let last = first;
-    for (let n = 2; last.records.length >= pageSize && last.records.length > 0 && walk.wanted() > 0; n++) {
-      last = await walk.fetch(n);
-      yield last;
-    }
-    return;
-  }
+  const isLast = (page: Page) => page.records.length === 0 || page.records.length < pageSize;
+  if (pageCount === undefined && isLast(first)) return;
+  const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
   const pending: Array<Promise<Page>> = [];
   let next = 2;
   const fill = () => {
-    while (next <= pageCount && pending.length < walk.window && pending.length * pageSize < walk.wanted()) {
+    while (
+      (pageCount === undefined || next <= pageCount) &&
+      pending.length < window &&
+      pending.length * pageSize < walk.wanted()
+    ) {
       const p = walk.fetch(next++);
       p.catch(() => {}); // observed when its turn comes; never an unhandled rejection
       pending.push(p);
@@ -111,6 +115,7 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   while (pending.length > 0) {
     const page = await pending.shift()!;
     yield page;
+    if (pageCount === undefined && isLast(page)) return; // what was requested past the end is dropped
     fill();
   }
 }

@@ -24,6 +24,8 @@ export interface RecordQuery {
   page?: number;
   /** Requests scheduled ahead of the one being consumed. */
   window: number;
+  /** Pages requested ahead when the page count is unknown (see walkPages); default 1. */
+  speculate?: number;
 }
 
 export interface RecordStreamResult {
@@ -91,6 +93,7 @@ export async function* streamRecords(
             pageSize: q.endpoint.pageSize,
             wanted: () => remaining,
             window: q.window,
+            speculate: q.speculate,
           });
     let pagesDone = 0;
     let pageCount: number | undefined;
@@ -127,6 +130,7 @@ export async function* streamRecords(
       pageSize: q.endpoint.pageSize,
       wanted: () => Number.POSITIVE_INFINITY,
       window: q.window,
+      speculate: q.speculate,
     })) {
       records.push(...page.records);
     }

@@ -114,6 +114,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
       query: query.filter(([k]) => k !== "page"),
       limit,
       window: client.limiter.max * 2,
+      speculate: client.limiter.max,
     });
     for await (const batch of records) await writer.write(batch);
     if (!raw.silent) await writer.end();

@@ -135,6 +135,7 @@ export async function runDataCommand(
   const { query, format, fields } = await parseDataOptions(ctx, spec, raw);
   const client = await ctx.client({ keyRequired: !spec.endpoint.keyOptional });
   query.window = client.limiter.max * 2;
+  query.speculate = client.limiter.max;
   const writer = createWriter(format, ctx.io, {
     fields,
     columns: spec.columns,

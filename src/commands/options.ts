@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { dotPaths, type Shape } from "../api/fields.js";
 import { UsageError } from "../errors.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/writers.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Context } from "../context.js";
 import { parseFlag, positiveInt } from "./options.js";
 

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type Conf from "conf";
 import { UsageError } from "../errors.js";
+import { configDir } from "./paths.js";
 
 /** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
 export const CONFIG_KEYS = {
@@ -24,8 +25,8 @@ export class ConfigStore {
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
     const { default: ConfClass } = await import("conf");
-    const cwd = env.TOKENINTEL_CONFIG_DIR || undefined;
-    const existed = cwd ? existsSync(cwd) : false;
+    const cwd = configDir(env);
+    const existed = existsSync(cwd);
     let conf: Conf<StoreShape>;
     try {
       conf = new ConfClass<StoreShape>({

@@ -141,7 +141,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const url = new URL(req.url ?? "/", "http://sandbox");
     const path = url.pathname;
     stats.byPath[path] = (stats.byPath[path] ?? 0) + 1;
-    if (path === "/_sandbox/stats") return send(res, 200, stats);
+    if (path === "/_sandbox/stats") {
+      if (url.searchParams.has("reset")) {
+        Object.assign(stats, {
+          requests: 0,
+          connections: 0,
+          maxInFlight: stats.inFlight,
+          byPath: {},
+          byStatus: {},
+        });
+      }
+      return send(res, 200, stats);
+    }
     if (options.maxInFlight && stats.inFlight > options.maxInFlight) {
       return send(
         res,
