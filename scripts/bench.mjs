@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const BIN = join(root, "bin", "tokenintel.js");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const CONCURRENCY = 4;
+// The client's default concurrency; BENCH_CONCURRENCY runs the same rows at another one.
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const LATENCY = 50;
 const work = mkdtempSync(join(tmpdir(), "tokenintel-bench-"));
 const env = { ...process.env, TOKENINTEL_CONFIG_DIR: work, NO_COLOR: "1" };
@@ -108,7 +109,7 @@ const [s0, s50, big] = await Promise.all([
   sandbox(["--latency", String(LATENCY)]),
   sandbox(["--tokens", "100000", "--directory-style", "envelope"]),
 ]);
-const withKey = (s) => ["--base-url", s.url, "--api-key", s.key];
+const withKey = (s) => ["--base-url", s.url, "--api-key", s.key, "--concurrency", String(CONCURRENCY)];
 
 // 1. Start-up.
 {
@@ -232,6 +233,7 @@ const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status ===
   const rssFile = join(work, "rss.cjs");
   writeFileSync(
     rssFile,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the source of a preload script
     'process.on("exit", () => process.stderr.write(`\\nBENCH_MAX_RSS_KB=${process.resourceUsage().maxRSS}\\n`));\n',
   );
   const runs = [];
