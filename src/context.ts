@@ -1,4 +1,5 @@
 import type { ApiClient } from "./api/client.js";
+import type { PaymentOptions, PaymentSession, RequestEstimate } from "./api/payment.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
 import type { ConfigKey, ConfigStore } from "./config/store.js";
 import { AuthError, UsageError } from "./errors.js";
@@ -36,6 +37,7 @@ export class Context {
   private storedConfig: StoredConfig | undefined;
   private clientInstance: ApiClient | undefined;
   private sandbox: SandboxServer | undefined;
+  private payment: PaymentSession | undefined;
 
   constructor(
     readonly io: IO,
@@ -44,6 +46,7 @@ export class Context {
   ) {
     io.addSecret(globals.apiKey);
     io.addSecret(io.env.TOKENINTEL_API_KEY);
+    io.addSecret(io.env.TOKENINTEL_WALLET_KEY?.trim());
   }
 
   get env(): NodeJS.ProcessEnv {
@@ -102,7 +105,11 @@ export class Context {
   }
 
   /** The HTTP client; with --sandbox, starts the sandbox in-process first. */
-  async client(options: { keyRequired: boolean }): Promise<ApiClient> {
+  async client(options: {
+    keyRequired: boolean;
+    payment?: PaymentOptions;
+    estimate?: RequestEstimate;
+  }): Promise<ApiClient> {
     if (this.clientInstance) return this.clientInstance;
     const opts = await import("./commands/options.js");
     const timeoutMs = this.globals.timeout
@@ -130,14 +137,27 @@ export class Context {
         (await this.setting("base-url", this.globals.baseUrl, "TOKENINTEL_BASE_URL")) ?? DEFAULT_BASE_URL;
       baseUrl = opts.parseFlag("--base-url", opts.baseUrlSchema, raw);
     }
-    const key = await this.resolveApiKey();
+    // Paying per request replaces the key: it is not sent, so the server asks for a payment.
+    const key = options.payment ? undefined : await this.resolveApiKey();
     if (options.keyRequired && !key) {
       throw new AuthError(
         "no API key: run 'tokenintel auth login', set TOKENINTEL_API_KEY, or try the local sandbox with --sandbox",
       );
     }
     const { ApiClient } = await import("./api/client.js");
+    const log = (line: string) => this.io.err(line);
+    if (options.payment) {
+      const { PaymentSession } = await import("./api/payment.js");
+      this.payment = new PaymentSession(
+        options.payment,
+        options.estimate ?? { requests: undefined, exact: false },
+        log,
+        Boolean(this.globals.verbose),
+      );
+    }
     this.clientInstance = new ApiClient({
+      payment: this.payment,
+      estimate: options.estimate,
       baseUrl,
       apiKey: key?.key,
       timeoutMs,
@@ -145,7 +165,7 @@ export class Context {
       concurrency,
       ratePerMinute: rate,
       signal: this.signal,
-      log: (line) => this.io.err(line),
+      log,
       verbose: Boolean(this.globals.verbose),
       quiet: Boolean(this.globals.quiet),
     });
@@ -163,7 +183,10 @@ export class Context {
     return parseFlag(`config ${key}`, schema, value);
   }
 
+  /** Ends the run: closes connections and the sandbox; says what was paid, if anything. */
   async close(): Promise<void> {
+    const paid = this.payment?.summary();
+    if (paid) this.io.err(paid);
     await this.clientInstance?.close();
     await this.sandbox?.close();
   }

@@ -12,6 +12,7 @@ import {
 } from "../errors.js";
 import { parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
+import type { PaymentSession, RequestEstimate } from "./payment.js";
 import { describePrice, readPaymentRequirements } from "./x402.js";
 
 export type QueryValue = string | number | readonly string[] | undefined;
@@ -31,6 +32,10 @@ export interface ClientOptions {
   quiet: boolean;
   /** For tests: the randomness behind backoff jitter. */
   random?: () => number;
+  /** Answers 402s with an x402 payment (--pay, --dry-run). */
+  payment?: PaymentSession;
+  /** How many requests the command will make, for the price in a 402 message. */
+  estimate?: RequestEstimate;
 }
 
 export interface ApiResponse {
@@ -140,11 +145,15 @@ export class ApiClient {
     const started = Date.now();
     let attempt = 0;
     let redirects = 0;
+    // A payment, once made, goes with every retry of this request: it is paid again only when the
+    // server asks again (a 402 to the paid request), and at most twice a request.
+    let paymentHeaders: Record<string, string> | undefined;
+    let payments = 0;
     for (;;) {
       attempt++;
       let outcome: ApiResponse | CliError;
       try {
-        outcome = await this.attempt(method, url, payload, opts.raw ?? false);
+        outcome = await this.attempt(method, url, payload, opts.raw ?? false, paymentHeaders);
       } catch (error) {
         if (error instanceof InterruptedError) throw error;
         outcome = error instanceof CliError ? error : new NetworkError(String(error));
@@ -158,9 +167,16 @@ export class ApiClient {
         }
         if (res.status >= 200 && res.status < 300) {
           this.limiter.succeeded();
+          if (paymentHeaders) await this.options.payment?.settled(res, paymentHeaders);
           return res;
         }
-        outcome = this.errorFor(res);
+        if (res.status === 402 && this.options.payment && payments < 2) {
+          paymentHeaders = await this.options.payment.pay(res, opts.label);
+          payments++;
+          attempt--;
+          continue;
+        }
+        outcome = this.errorFor(res, payments > 0);
         outcome.response = { status: res.status, headers: res.headers, text: res.text };
         if (THROTTLE_STATUSES.has(res.status)) this.limiter.throttled();
       }
@@ -228,6 +244,7 @@ export class ApiClient {
     url: URL,
     payload: string | undefined,
     raw: boolean,
+    extraHeaders: Record<string, string> | undefined,
   ): Promise<ApiResponse> {
     const release = await this.limiter.acquire(this.options.signal).catch(() => {
       throw new InterruptedError();
@@ -246,6 +263,7 @@ export class ApiClient {
           accept: "application/json",
           "user-agent": "tokenintel",
           ...(payload !== undefined ? { "content-type": "application/json" } : {}),
+          ...extraHeaders,
         },
         body: payload,
       });
@@ -285,7 +303,7 @@ export class ApiClient {
     }
   }
 
-  errorFor(res: ApiResponse): ApiError | AuthError | PaymentError {
+  errorFor(res: ApiResponse, paid = false): ApiError | AuthError | PaymentError {
     const server = serverMessage(res.body);
     const detail = `HTTP ${res.status}${server ? `: ${server}` : ""}`;
     if (res.status === 401 || res.status === 403) {
@@ -298,9 +316,19 @@ export class ApiClient {
     if (res.status === 402) {
       const header = res.headers["payment-required"];
       const reqs = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
+      if (paid) {
+        const reason =
+          (typeof header === "string" ? decodeError(header) : undefined) ?? serverMessage(res.body);
+        return new PaymentError(`the server refused the payment (HTTP 402${reason ? `: ${reason}` : ""})`);
+      }
       const price = reqs[0] ? `${describePrice(reqs[0])} per request` : "price not stated";
+      const { requests, exact } = this.options.estimate ?? { requests: undefined, exact: false };
+      const need =
+        requests === undefined
+          ? ""
+          : `; this command needs ${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}`;
       return new PaymentError(
-        `payment required (HTTP 402: ${price}); use an API key ('tokenintel auth login') or pay per request with --pay`,
+        `payment required (HTTP 402: ${price}${need}); use an API key ('tokenintel auth login') or pay per request with --pay`,
       );
     }
     return new ApiError(detail, {
@@ -314,6 +342,16 @@ export class ApiClient {
 function annotate<T extends CliError>(error: T, notes: string[]): T {
   if (notes.length) error.message += ` (${notes.join("; ")})`;
   return error;
+}
+
+/** The `error` of a base64 PAYMENT-REQUIRED header (x402 v2), if it has one. */
+function decodeError(header: string): string | undefined {
+  try {
+    const doc = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { error?: unknown };
+    return typeof doc.error === "string" && doc.error ? doc.error : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function isRetryable(error: CliError): boolean {

@@ -6,8 +6,9 @@ import type { Context } from "../context.js";
 import { CliError, UsageError } from "../errors.js";
 import { createWriter } from "../output/writers.js";
 import { parseFlag, positiveInt } from "./options.js";
+import { parsePaymentFlags, type RawPaymentOptions } from "./payment-flags.js";
 
-export interface RawApiOptions {
+export interface RawApiOptions extends RawPaymentOptions {
   method?: string;
   field?: string[];
   rawField?: string[];
@@ -102,7 +103,12 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
   const limit =
     raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
 
-  const client = await ctx.client({ keyRequired: false });
+  const payment = parsePaymentFlags(ctx, raw);
+  const client = await ctx.client({
+    keyRequired: false,
+    payment,
+    estimate: raw.paginate ? { requests: undefined, exact: false } : { requests: 1, exact: true },
+  });
   const path = apiPath(pathArg, client.baseUrl);
   const query: Query =
     method === "GET" ? fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const) : [];
@@ -114,7 +120,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
       query: query.filter(([k]) => k !== "page"),
       limit,
       window: client.limiter.max * 2,
-      speculate: client.limiter.max,
+      speculate: payment ? 1 : client.limiter.max,
     });
     for await (const batch of records) await writer.write(batch);
     if (!raw.silent) await writer.end();

@@ -1,5 +1,6 @@
 import type { Shape } from "../api/fields.js";
 import type { Endpoint } from "../api/pager.js";
+import type { PaymentOptions, RequestEstimate } from "../api/payment.js";
 import {
   MAX_SELECTOR_ITEMS,
   type RecordQuery,
@@ -13,9 +14,10 @@ import { UsageError } from "../errors.js";
 import type { Column } from "../output/columns.js";
 import { createWriter, type OutputFormat } from "../output/writers.js";
 import { chainSchema, outputSchema, parseFields, parseFlag, parseList, positiveInt } from "./options.js";
+import { parsePaymentFlags, type RawPaymentOptions } from "./payment-flags.js";
 
 /** The raw options commander hands to a data command. */
-export interface RawDataOptions {
+export interface RawDataOptions extends RawPaymentOptions {
   chain?: string;
   tickers?: string[];
   addresses?: string[];
@@ -67,6 +69,7 @@ export interface ParsedDataOptions {
   query: RecordQuery;
   format: OutputFormat;
   fields: string[] | undefined;
+  payment: PaymentOptions | undefined;
 }
 
 /** Checks every flag before any request; the result is all a run needs. */
@@ -109,9 +112,11 @@ export async function parseDataOptions(
   }
   const format = await resolveOutput(ctx, raw);
   const fields = parseFields(raw.fields, spec.shape, spec.name);
+  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, raw) : undefined;
   return {
     format,
     fields,
+    payment,
     query: {
       endpoint: spec.endpoint,
       query: [
@@ -132,10 +137,15 @@ export async function runDataCommand(
   spec: DataCommandSpec,
   raw: RawDataOptions,
 ): Promise<void> {
-  const { query, format, fields } = await parseDataOptions(ctx, spec, raw);
-  const client = await ctx.client({ keyRequired: !spec.endpoint.keyOptional });
+  const { query, format, fields, payment } = await parseDataOptions(ctx, spec, raw);
+  const client = await ctx.client({
+    keyRequired: !spec.endpoint.keyOptional,
+    payment,
+    estimate: estimateRequests(query),
+  });
   query.window = client.limiter.max * 2;
-  query.speculate = client.limiter.max;
+  // Requests past the end cost nothing with a key, but each one is paid for without one.
+  query.speculate = payment ? 1 : client.limiter.max;
   const writer = createWriter(format, ctx.io, {
     fields,
     columns: spec.columns,
@@ -152,4 +162,14 @@ export async function runDataCommand(
       `no data for ${result.missing.length} of ${query.selector.items.length} ${noun}: ${shown}${more}`,
     );
   }
+}
+
+/** How many requests a query will make, as far as can be known before the first answer. */
+export function estimateRequests(q: RecordQuery): RequestEstimate {
+  const chunks = q.selector ? Math.ceil(q.selector.items.length / MAX_SELECTOR_ITEMS) : 1;
+  if (q.page !== undefined) return { requests: chunks, exact: true };
+  if (q.limit !== undefined && !q.selector)
+    return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };
+  if (q.selector) return { requests: chunks, exact: false };
+  return { requests: undefined, exact: false };
 }

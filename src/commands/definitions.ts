@@ -42,6 +42,21 @@ function addOutputOptions(cmd: Command): Command {
     );
 }
 
+function addPaymentOptions(cmd: Command): Command {
+  return cmd
+    .option("--pay", "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY)")
+    .option(
+      "--wallet-key-file <path>",
+      "read the wallet's private key from this file (never from an argument)",
+    )
+    .option(
+      "--max-payment <amount>",
+      "refuse to pay more than this per request, in the asset's units (default 0.01)",
+    )
+    .option("--max-spend <amount>", "refuse to pay more than this for the whole command (default 0.10)")
+    .option("--dry-run", "show what the command would pay per request and in total, without paying");
+}
+
 function dataCommand(
   cmd: Command,
   contextFor: ContextFor,
@@ -57,6 +72,7 @@ function dataCommand(
     .option("-l, --limit <n>", "stop after n records (requests only the pages needed)")
     .option("--page <n>", "fetch exactly this one page");
   addOutputOptions(cmd);
+  if (name === "directory") addPaymentOptions(cmd);
   cmd.addHelpText("after", examples(exampleLines));
   cmd.action(async (opts, command: Command) => {
     const ctx = await contextFor(command);
@@ -146,6 +162,7 @@ export const COMMANDS: CommandDefinition[] = [
     name: "api",
     description: "call any API path with your key, retries and safety rules; the output is made for jq",
     define: (cmd, contextFor) => {
+      addPaymentOptions(cmd);
       cmd
         .argument("<path>", "a path under the base URL, e.g. /v1/trending")
         .option("-X, --method <method>", "GET or POST", "GET")
@@ -273,6 +290,12 @@ export const COMMANDS: CommandDefinition[] = [
         .option("--max-in-flight <n>", "throttle requests beyond this many in flight (a concurrency quota)")
         .option("--directory-style <style>", "directory answers: envelope (spec), bare (array) or paginated")
         .option("--x402-version <n>", "x402 protocol version for keyless directory requests: 1 or 2")
+        .option("--x402-network <name>", "where keyless directory requests are paid: base or base-sepolia")
+        .option("--x402-price <amount>", "USDC per keyless directory request (default 0.005)")
+        .option(
+          "--x402-domain-name <name>",
+          "name another EIP-712 domain in the requirements (to test refusals)",
+        )
         .addHelpText(
           "after",
           examples([

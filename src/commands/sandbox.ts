@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { parseAmount } from "../api/payment.js";
 import type { Context } from "../context.js";
 import { parseFlag, positiveInt } from "./options.js";
 
@@ -20,6 +21,9 @@ export interface RawSandboxOptions {
   x402Version?: string;
   key?: string;
   maxInFlight?: string;
+  x402Network?: string;
+  x402Price?: string;
+  x402DomainName?: string;
 }
 
 const rate = z
@@ -64,6 +68,11 @@ export async function runSandbox(ctx: Context, raw: RawSandboxOptions): Promise<
     hangRate: num("--hang-rate", raw.hangRate, rate),
     duplicateRate: num("--duplicate-rate", raw.duplicateRate, rate),
     maxInFlight: num("--max-in-flight", raw.maxInFlight, positiveInt("of 1 or more")),
+    x402Network: raw.x402Network
+      ? parseFlag("--x402-network", z.enum(["base", "base-sepolia"]), raw.x402Network)
+      : undefined,
+    priceAtomic: raw.x402Price ? String(parseAmount("--x402-price", raw.x402Price, 6)) : undefined,
+    x402DomainName: raw.x402DomainName,
     directoryStyle: raw.directoryStyle
       ? parseFlag("--directory-style", z.enum(["envelope", "bare", "paginated"]), raw.directoryStyle)
       : undefined,

@@ -24,6 +24,10 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   priceAtomic?: string;
   /** The one key the sandbox accepts (default: the demo key). */
   apiKey?: string;
+  /** Where payments go: USDC on Base (default) or Base Sepolia. */
+  x402Network?: "base" | "base-sepolia";
+  /** Names another EIP-712 domain in the requirements (to test that clients refuse it). */
+  x402DomainName?: string;
   /** A quota on concurrent requests: beyond it, answer the throttle status (as a busy gateway does). */
   maxInFlight?: number;
 }
@@ -35,6 +39,8 @@ export interface SandboxStats {
   maxInFlight: number;
   byPath: Record<string, number>;
   byStatus: Record<string, number>;
+  /** x402 payments verified (and settled on the simulated chain) or refused. */
+  payments: { accepted: number; refused: number };
 }
 
 export interface SandboxServer {
@@ -48,7 +54,21 @@ export interface SandboxServer {
 
 export const PAGE_SIZES = { market: 30, directory: 100, agents: 30, ta: 30 } as const;
 const CHAINS = new Set(["base", "solana"]);
-const USDC_BASE = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+/** Where the sandbox asks to be paid: USDC on Base or on Base Sepolia, with its EIP-712 domain. */
+const X402_NETWORKS = {
+  base: {
+    v1: "base",
+    caip2: "eip155:8453",
+    asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    domain: { name: "USD Coin", version: "2" },
+  },
+  "base-sepolia": {
+    v1: "base-sepolia",
+    caip2: "eip155:84532",
+    asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    domain: { name: "USDC", version: "2" },
+  },
+} as const;
 const PAY_TO = `0x${"5a1db0".padEnd(36, "0")}beef`;
 
 class HttpError extends Error {
@@ -105,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     maxInFlight: 0,
     byPath: {},
     byStatus: {},
+    payments: { accepted: 0, refused: 0 },
   };
   const sockets = new Set<Socket>();
   const host = options.host ?? "127.0.0.1";
@@ -195,7 +216,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     let payload: unknown;
     let headers: Record<string, string> = {};
     try {
-      const result = route(req, url, body, random);
+      let paid = false;
+      let settlement: [string, string] | undefined;
+      if (/^\/v1\/crypto-metainfo\/?$/.test(path) && !url.searchParams.has("api_key")) {
+        const taken = await takePayment(req, url);
+        if (taken.refused) {
+          const r = taken.refused;
+          return send(res, r.status ?? 402, r.body, r.headers);
+        }
+        paid = taken.header !== undefined;
+        settlement = taken.header;
+      }
+      const result = route(req, url, body, random, paid);
+      if (settlement) result.headers = { ...result.headers, [settlement[0]]: settlement[1] };
       if (result.redirect) {
         res.writeHead(301, { location: result.redirect, "content-length": "0" });
         res.end();
@@ -289,7 +322,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     return tokens;
   }
 
-  function route(req: IncomingMessage, url: URL, body: string, random: () => number): RouteResult {
+  function route(
+    req: IncomingMessage,
+    url: URL,
+    body: string,
+    random: () => number,
+    paid: boolean,
+  ): RouteResult {
     const query = parseQuery(url.search);
     const path = url.pathname;
     const method = req.method ?? "GET";
@@ -322,7 +361,6 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case "/v1/crypto-metainfo/":
         return get(() => {
           const key = param(query, "api_key");
-          const paid = req.headers["x-payment"] ?? req.headers["payment-signature"];
           if (key === undefined && !paid) return paymentRequired(url);
           if (key !== undefined) requireKey(key);
           const chain = chainOf(query, true);
@@ -458,22 +496,41 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
   }
 
-  function paymentRequired(url: URL): RouteResult {
-    const resource = `http://${host}:${port}${url.pathname}`;
+  const x402 = X402_NETWORKS[options.x402Network ?? "base"];
+  const x402Version = options.x402Version ?? 1;
+
+  /** The one way to pay the sandbox's directory: USDC, `exact`, in the configured version. */
+  function requirement(url: URL): Record<string, unknown> {
     const amount = options.priceAtomic ?? "5000";
-    const base = {
+    const common = {
       scheme: "exact",
       payTo: PAY_TO,
       maxTimeoutSeconds: 60,
-      asset: USDC_BASE,
-      extra: { name: "USD Coin", version: "2" },
+      asset: x402.asset,
+      extra: { name: options.x402DomainName ?? x402.domain.name, version: x402.domain.version },
     };
-    if ((options.x402Version ?? 1) === 2) {
+    if (x402Version === 2) return { ...common, network: x402.caip2, amount };
+    return {
+      ...common,
+      network: x402.v1,
+      maxAmountRequired: amount,
+      resource: `http://${host}:${port}${url.pathname}`,
+      description: "Token directory page",
+      mimeType: "application/json",
+    };
+  }
+
+  function paymentRequired(url: URL, error?: string): RouteResult {
+    if (x402Version === 2) {
       const required = {
         x402Version: 2,
-        error: "payment required",
-        resource: { url: resource, description: "Token directory page", mimeType: "application/json" },
-        accepts: [{ ...base, network: "eip155:8453", amount }],
+        error: error ?? "payment required",
+        resource: {
+          url: `http://${host}:${port}${url.pathname}`,
+          description: "Token directory page",
+          mimeType: "application/json",
+        },
+        accepts: [requirement(url)],
       };
       return {
         status: 402,
@@ -483,21 +540,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
     return {
       status: 402,
-      body: {
-        x402Version: 1,
-        error: "X-PAYMENT header is required",
-        accepts: [
-          {
-            ...base,
-            network: "base",
-            maxAmountRequired: amount,
-            resource,
-            description: "Token directory page",
-            mimeType: "application/json",
-          },
-        ],
-      },
+      body: { x402Version: 1, error: error ?? "X-PAYMENT header is required", accepts: [requirement(url)] },
     };
+  }
+
+  let chain: import("./facilitator.js").SimulatedChain | undefined;
+  /** Verifies and settles the payment a keyless directory request carries, if it carries one. */
+  async function takePayment(
+    req: IncomingMessage,
+    url: URL,
+  ): Promise<{ refused?: RouteResult; header?: [string, string] }> {
+    const header = req.headers[x402Version === 2 ? "payment-signature" : "x-payment"];
+    if (typeof header !== "string") return {};
+    const { SimulatedChain, verifyAndSettle } = await import("./facilitator.js");
+    chain ??= new SimulatedChain({ address: x402.asset, ...x402.domain });
+    const outcome = await verifyAndSettle(
+      chain,
+      x402Version,
+      header,
+      requirement(url),
+      x402Version === 2 ? x402.caip2 : x402.v1,
+    );
+    if (!outcome.ok) {
+      stats.payments.refused++;
+      return { refused: paymentRequired(url, outcome.reason) };
+    }
+    stats.payments.accepted++;
+    return { header: outcome.responseHeader };
   }
 
   await new Promise<void>((resolve, reject) => {
