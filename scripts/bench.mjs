@@ -233,7 +233,6 @@ const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status ===
   const rssFile = join(work, "rss.cjs");
   writeFileSync(
     rssFile,
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the source of a preload script
     'process.on("exit", () => process.stderr.write(`\\nBENCH_MAX_RSS_KB=${process.resourceUsage().maxRSS}\\n`));\n',
   );
   const runs = [];

@@ -1,8 +1,8 @@
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { COMMANDS } from "./commands/definitions.js";
 import type { Context, GlobalOptions } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
-import { IO } from "./io.js";
+import { type ColorMode, IO } from "./io.js";
 
 declare const __TOKENINTEL_VERSION__: string;
 const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSION__ : "0.0.0-dev";
@@ -18,6 +18,7 @@ async function contextFor(cmd: Command): Promise<Context> {
   const globals = cmd.optsWithGlobals() as GlobalOptions;
   const { Context } = await import("./context.js");
   if (globals.color === false) io.setColorMode("never");
+  else if (typeof globals.color === "string") io.setColorMode(globals.color as ColorMode);
   context = new Context(io, globals, abort.signal);
   return context;
 }
@@ -44,7 +45,14 @@ export function buildProgram(argv: readonly string[], all = false): Command {
     .option("--concurrency <n>", "requests in flight at once (default 4)")
     .option("-v, --verbose", "log each request (key redacted) and full errors to stderr")
     .option("-q, --quiet", "say nothing on stderr but errors and warnings")
-    .option("--no-color", "never colour the output")
+    .addOption(
+      new Option("--color <when>", "colour: auto (a terminal, unless NO_COLOR), always or never").choices([
+        "auto",
+        "always",
+        "never",
+      ]),
+    )
+    .option("--no-color", "never colour the output (same as --color never)")
     .showSuggestionAfterError(true)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .exitOverride()
@@ -57,7 +65,7 @@ export function buildProgram(argv: readonly string[], all = false): Command {
   const target = all ? undefined : invokedCommand(program, argv);
   for (const def of COMMANDS) {
     const cmd = program.command(def.name).description(def.description);
-    if (all || def.name === target) def.define(cmd, contextFor);
+    if (all || def.name === target) def.define(cmd, contextFor, () => buildProgram(argv, true));
   }
   return program;
 }

@@ -23,7 +23,8 @@ export interface GlobalOptions {
   concurrency?: string;
   verbose?: boolean;
   quiet?: boolean;
-  color?: boolean;
+  /** --color <when> gives the mode; --no-color gives false. */
+  color?: boolean | string;
 }
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";

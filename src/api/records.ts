@@ -26,6 +26,16 @@ export interface RecordQuery {
   window: number;
   /** Pages requested ahead when the page count is unknown (see walkPages); default 1. */
   speculate?: number;
+  /** Told after each page (or chunk of a long list) has been delivered. */
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface Progress {
+  done: number;
+  /** Known once page 1 carried meta.pagination, or from the number of chunks. */
+  total: number | undefined;
+  unit: "page" | "request";
+  records: number;
 }
 
 export interface RecordStreamResult {
@@ -69,6 +79,7 @@ export async function* streamRecords(
 ): AsyncGenerator<unknown[]> {
   const seen = new Set<string>();
   let remaining = q.limit ?? Number.POSITIVE_INFINITY;
+  let delivered = 0;
   const keep = (records: unknown[]): unknown[] => {
     const out: unknown[] = [];
     for (const record of records) {
@@ -81,6 +92,7 @@ export async function* streamRecords(
       out.push(record);
       remaining--;
     }
+    delivered += out.length;
     return out;
   };
 
@@ -102,6 +114,7 @@ export async function* streamRecords(
         pagesDone = page.number;
         pageCount ??= page.pagination?.pageCount;
         const batch = keep(page.records);
+        q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivered });
         if (batch.length) yield batch;
         if (remaining <= 0) return;
         // A later page with nothing new: the server ignores `page`; stop rather than loop forever.
@@ -167,6 +180,7 @@ export async function* streamRecords(
       if (key !== undefined) matched.add(key);
     }
     const batch = keep(records);
+    q.onProgress?.({ done, total: chunks.length, unit: "request", records: delivered });
     if (batch.length) yield batch;
     if (remaining <= 0) break;
     fill();

@@ -114,7 +114,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
     method === "GET" ? fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const) : [];
 
   if (raw.paginate) {
-    const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: [] });
+    const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
     const records = streamRecords(client, {
       endpoint: { path, kind: "any", pageSize: 0 },
       query: query.filter(([k]) => k !== "page"),

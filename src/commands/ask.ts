@@ -5,7 +5,6 @@ import { askDataSchema, describeIssue } from "../api/schemas.js";
 import type { Context } from "../context.js";
 import { ApiError, UsageError } from "../errors.js";
 import { ASK_COLUMNS } from "../output/columns.js";
-import { sanitizeBlock } from "../output/sanitize.js";
 import { createWriter } from "../output/writers.js";
 import { resolveOutput } from "./data-command.js";
 import { chainSchema, parseFields, parseFlag } from "./options.js";
@@ -16,6 +15,8 @@ export interface RawAskOptions {
   json?: boolean;
   ndjson?: boolean;
   fields?: string[];
+  columns?: string[];
+  wide?: boolean;
 }
 
 const MAX_QUESTION = 2000;
@@ -27,7 +28,11 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
   const chain = raw.chain === undefined ? undefined : parseFlag("--chain", chainSchema, raw.chain);
   const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(raw.fields, ASK_TOKEN_DETAIL, "ask token details");
+  const fields = parseFields(
+    raw.fields || raw.columns ? [...(raw.fields ?? []), ...(raw.columns ?? [])] : undefined,
+    ASK_TOKEN_DETAIL,
+    "ask token details",
+  );
 
   const client = await ctx.client({ keyRequired: true });
   const res = await client.request("/v1/ask-loky", {
@@ -56,11 +61,17 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
     await ctx.io.out(`${stringifyJson(data)}\n`);
     return;
   }
-  if (format === "table")
-    await ctx.io.out(`${sanitizeBlock(data.nlpResponse ?? "(no answer text)").trimEnd()}\n\n`);
+  if (format === "table") {
+    const [{ Chalk }, { renderMarkdown }] = await Promise.all([
+      import("chalk"),
+      import("../output/markdown.js"),
+    ]);
+    const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
+    await ctx.io.out(`${renderMarkdown(data.nlpResponse ?? "(no answer text)", chalk)}\n`);
+  }
   const writer = createWriter(format, ctx.io, {
     fields,
-    columns: ASK_COLUMNS,
+    columns: () => (raw.wide ? [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide] : ASK_COLUMNS.columns),
     emptyMessage: "No token details in this answer.",
   });
   await writer.write(details);

@@ -12,8 +12,18 @@ import {
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
 import type { Column } from "../output/columns.js";
+import { ProgressLine } from "../output/progress.js";
+import { parseSort, type SortSpec } from "../output/sort.js";
 import { createWriter, type OutputFormat } from "../output/writers.js";
-import { chainSchema, outputSchema, parseFields, parseFlag, parseList, positiveInt } from "./options.js";
+import {
+  chainSchema,
+  durationSchema,
+  outputSchema,
+  parseFields,
+  parseFlag,
+  parseList,
+  positiveInt,
+} from "./options.js";
 import { parsePaymentFlags, type RawPaymentOptions } from "./payment-flags.js";
 
 /** The raw options commander hands to a data command. */
@@ -29,18 +39,38 @@ export interface RawDataOptions extends RawPaymentOptions {
   json?: boolean;
   ndjson?: boolean;
   fields?: string[];
+  columns?: string[];
+  view?: string;
+  wide?: boolean;
+  sort?: string;
+  watch?: string | boolean;
+}
+
+/** A command's table: named column sets (views), and for TA a grid built from what was sent. */
+export interface TableSpec {
+  views: Record<string, TableLayout>;
+  defaultView: string;
+  grid?: (records: unknown[]) => Column[];
 }
 
 export interface DataCommandSpec {
   name: string;
   endpoint: Endpoint;
   shape: Shape;
-  columns: Column[];
+  table: TableSpec;
   /** Which list flags the command takes, and the query parameter each is sent as. */
   selectors: Partial<Record<SelectorKind, string>>;
   chainRequired: boolean;
   emptyMessage: string;
 }
+
+export interface TableLayout {
+  columns: Column[];
+  /** Added by --wide. */
+  wide: Column[];
+}
+
+export const DEFAULT_WATCH_MS = 10_000;
 
 const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
 const RAW_FOR: Record<SelectorKind, keyof RawDataOptions> = {
@@ -70,6 +100,10 @@ export interface ParsedDataOptions {
   format: OutputFormat;
   fields: string[] | undefined;
   payment: PaymentOptions | undefined;
+  columns: (records: unknown[]) => Column[];
+  sort: SortSpec | undefined;
+  /** --watch: milliseconds between refreshes. */
+  watchMs: number | undefined;
 }
 
 /** Checks every flag before any request; the result is all a run needs. */
@@ -111,12 +145,42 @@ export async function parseDataOptions(
     );
   }
   const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(raw.fields, spec.shape, spec.name);
+  const fields = parseFields(
+    raw.fields || raw.columns ? [...(raw.fields ?? []), ...(raw.columns ?? [])] : undefined,
+    spec.shape,
+    spec.name,
+  );
   const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, raw) : undefined;
+  const view = raw.view ?? spec.table.defaultView;
+  const layout = spec.table.views[view];
+  if (!layout) {
+    throw new UsageError(
+      `--view: unknown view "${view}" (expected ${Object.keys(spec.table.views).join(", ")})`,
+    );
+  }
+  const wide = Boolean(raw.wide);
+  const grid = spec.table.grid;
+  const columns = (records: unknown[]) => {
+    const base = grid ? grid(records) : layout.columns;
+    return wide ? [...base, ...layout.wide] : base;
+  };
+  const sort = parseSort(raw.sort, spec.shape, spec.name);
+  let watchMs: number | undefined;
+  if (raw.watch !== undefined && raw.watch !== false) {
+    watchMs = raw.watch === true ? DEFAULT_WATCH_MS : parseFlag("--watch", durationSchema, raw.watch);
+    if (!ctx.io.stdoutIsTTY)
+      throw new UsageError("--watch redraws a terminal; for pipes and cron, run the command on a schedule");
+    if (format !== "table")
+      throw new UsageError("--watch shows a table; it cannot be combined with --output/--json/--ndjson");
+    if (page !== undefined) throw new UsageError("--watch cannot be combined with --page");
+  }
   return {
     format,
     fields,
     payment,
+    columns,
+    sort,
+    watchMs,
     query: {
       endpoint: spec.endpoint,
       query: [
@@ -137,7 +201,8 @@ export async function runDataCommand(
   spec: DataCommandSpec,
   raw: RawDataOptions,
 ): Promise<void> {
-  const { query, format, fields, payment } = await parseDataOptions(ctx, spec, raw);
+  const parsed = await parseDataOptions(ctx, spec, raw);
+  const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
     keyRequired: !spec.endpoint.keyOptional,
     payment,
@@ -146,13 +211,28 @@ export async function runDataCommand(
   query.window = client.limiter.max * 2;
   // Requests past the end cost nothing with a key, but each one is paid for without one.
   query.speculate = payment ? 1 : client.limiter.max;
+  if (parsed.watchMs !== undefined) {
+    const { runWatch } = await import("./watch.js");
+    return runWatch(ctx, client, parsed, spec.emptyMessage);
+  }
   const writer = createWriter(format, ctx.io, {
     fields,
-    columns: spec.columns,
+    columns: parsed.columns,
     emptyMessage: spec.emptyMessage,
+    sort: parsed.sort,
   });
+  // Progress on a terminal's stderr, unless ndjson is streaming to that same terminal.
+  const progress = new ProgressLine(
+    ctx.io,
+    ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
+  );
+  query.onProgress = (p) => progress.update(p);
   const result: RecordStreamResult = { missing: [] };
-  for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
+  try {
+    for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
+  } finally {
+    progress.clear();
+  }
   await writer.end();
   if (result.missing.length && query.selector) {
     const noun = FLAG_FOR[query.selector.kind].slice(2);

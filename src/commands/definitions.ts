@@ -11,7 +11,7 @@ export type ContextFor = (cmd: Command) => Promise<Context>;
 export interface CommandDefinition {
   name: string;
   description: string;
-  define: (cmd: Command, contextFor: ContextFor) => void;
+  define: (cmd: Command, contextFor: ContextFor, fullProgram: () => Command) => void;
 }
 
 const collect = (value: string, previous: string[] | undefined) =>
@@ -30,6 +30,12 @@ const SELECTOR_HELP: Record<SelectorFlag, string> = {
 
 function addOutputOptions(cmd: Command): Command {
   return cmd
+    .option("--wide", "a table with more columns")
+    .option(
+      "--columns <paths>",
+      "the table's columns by dot path (like --fields, which applies to every format)",
+      collect,
+    )
     .addOption(
       new Option("-o, --output <format>", "output format").choices(["table", "json", "ndjson", "csv"]),
     )
@@ -70,7 +76,28 @@ function dataCommand(
   cmd
     .option("-e, --ecosystem <name>", "ecosystem filter, passed through as given (e.g. virtuals)")
     .option("-l, --limit <n>", "stop after n records (requests only the pages needed)")
-    .option("--page <n>", "fetch exactly this one page");
+    .option("--page <n>", "fetch exactly this one page")
+    .option(
+      "--sort <field[:asc|desc]>",
+      "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",
+    );
+  if (name === "market") {
+    cmd.addOption(
+      new Option("--view <view>", "column set: overview, holders, risk, social or dev").choices([
+        "overview",
+        "holders",
+        "risk",
+        "social",
+        "dev",
+      ]),
+    );
+  }
+  if (name !== "directory") {
+    cmd.option(
+      "-w, --watch [interval]",
+      "redraw every interval (default 10s; never faster than the quota allows)",
+    );
+  }
   addOutputOptions(cmd);
   if (name === "directory") addPaymentOptions(cmd);
   cmd.addHelpText("after", examples(exampleLines));
@@ -276,6 +303,7 @@ export const COMMANDS: CommandDefinition[] = [
         .option("--seed <n>", "seed for the data and the faults")
         .option("--key <key>", "the API key it accepts (default: the printed demo key)")
         .option("--latency <ms>", "added latency per request")
+        .option("--live <seconds>", "markets move: prices and metrics change every this many seconds")
         .option("--fail-rate <p>", "share of requests answered 502")
         .option("--throttle-rate <p>", "share of requests throttled")
         .option(
@@ -306,6 +334,26 @@ export const COMMANDS: CommandDefinition[] = [
         .action(async (opts, command: Command) => {
           const { runSandbox } = await import("./sandbox.js");
           await runSandbox(await contextFor(command), opts);
+        });
+    },
+  },
+  {
+    name: "completion",
+    description: "print a shell completion script: bash, zsh or fish",
+    define: (cmd, contextFor, fullProgram) => {
+      cmd
+        .argument("<shell>", "bash, zsh or fish")
+        .addHelpText(
+          "after",
+          examples([
+            "source <(tokenintel completion bash)        # in ~/.bashrc",
+            "source <(tokenintel completion zsh)         # in ~/.zshrc",
+            "tokenintel completion fish > ~/.config/fish/completions/tokenintel.fish",
+          ]),
+        )
+        .action(async (shell: string, _opts, command: Command) => {
+          const { runCompletion } = await import("./completion.js");
+          await runCompletion(await contextFor(command), shell, fullProgram());
         });
     },
   },

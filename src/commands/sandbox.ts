@@ -24,6 +24,7 @@ export interface RawSandboxOptions {
   x402Network?: string;
   x402Price?: string;
   x402DomainName?: string;
+  live?: string;
 }
 
 const rate = z
@@ -73,6 +74,7 @@ export async function runSandbox(ctx: Context, raw: RawSandboxOptions): Promise<
       : undefined,
     priceAtomic: raw.x402Price ? String(parseAmount("--x402-price", raw.x402Price, 6)) : undefined,
     x402DomainName: raw.x402DomainName,
+    liveSeconds: num("--live", raw.live, positiveInt("of seconds")),
     directoryStyle: raw.directoryStyle
       ? parseFlag("--directory-style", z.enum(["envelope", "bare", "paginated"]), raw.directoryStyle)
       : undefined,

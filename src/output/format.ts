@@ -119,9 +119,29 @@ export function formatPlain(value: unknown): string {
   return sanitizeInline(String(value));
 }
 
-/** Truncates to a display width with an ellipsis, never splitting a character. */
-export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join("")}…`;
+/** A decimal string or number as a JS number, for tones and thresholds (never for display). */
+export function toDecimalNumber(value: unknown): number | undefined {
+  const text = asDecimalText(value);
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** "3m ago" on a terminal; the ISO time as sent when piped. */
+export function formatTime(value: unknown, ctx: { relativeTime: boolean; now: number }): string {
+  if (typeof value !== "string") return formatPlain(value);
+  const t = Date.parse(value);
+  if (!ctx.relativeTime || Number.isNaN(t)) return formatPlain(value);
+  const seconds = Math.round((ctx.now - t) / 1000);
+  const abs = Math.abs(seconds);
+  const [n, unit] =
+    abs < 60
+      ? [abs, "s"]
+      : abs < 3600
+        ? [Math.floor(abs / 60), "m"]
+        : abs < 86400
+          ? [Math.floor(abs / 3600), "h"]
+          : [Math.floor(abs / 86400), "d"];
+  if (abs < 5) return "just now";
+  return seconds >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }

@@ -1,15 +1,119 @@
-import { Chalk } from "chalk";
+import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
 import type { IO } from "../io.js";
-import { type Column, formatCell } from "./columns.js";
+import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
+import { sanitizeInline } from "./sanitize.js";
+import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";
 
-/** A table for people: short headers, numbers right-aligned, changes coloured when colour is on. */
-export function renderTable(records: unknown[], columns: Column[], io: IO): string {
+// A table that reads like a market screen: numbers aligned on the decimal point, changes coloured,
+// text columns shrunk (never cut mid-character) and low-priority columns dropped to fit the
+// terminal, nothing coloured when colour is off.
+
+/** Two spaces between columns, one when the terminal is too narrow for two. */
+const SEPARATORS = ["  ", " "];
+/** Formats aligned on the decimal point; compact amounts ($1.2M, $78K) are right-aligned instead. */
+const DECIMAL_ALIGNED = new Set(["price", "percent", "share", "rsi", "int"]);
+
+export interface TableOptions {
+  /** Cells to highlight (watch mode: changed since the last refresh), keyed by cellKey(). */
+  highlight?: Set<string>;
+  /** When set, the table must fit this many columns. */
+  width?: number;
+  now?: number;
+}
+
+export interface RenderedTable {
+  text: string;
+  /** Every cell's text by cellKey(), for finding what changed between two renders. */
+  cells: Map<string, string>;
+  /** Columns left out to fit the width. */
+  hidden: number;
+}
+
+export function rowKey(record: unknown, index: number): string {
+  const id = (record as { id?: unknown } | null)?.id;
+  return id === undefined || id === null ? `#${index}` : String(id);
+}
+
+export function cellKey(row: string, column: Column): string {
+  return `${row}\u0000${column.header}`;
+}
+
+/** Splits a number's text at the decimal point: "+1.23%" → ["+1", ".23%"]; "-" stays whole. */
+function splitDecimal(text: string): [string, string] {
+  if (text === "-") return [text, ""];
+  const m = /^(.*?)((?:\.[0-9₀-₉]+)?[^0-9₀-₉.,]*)$/.exec(text);
+  return m ? [m[1]!, m[2]!] : [text, ""];
+}
+
+export function renderTable(
+  records: unknown[],
+  allColumns: Column[],
+  io: IO,
+  options: TableOptions = {},
+): RenderedTable {
+  const ctx: FormatContext = { relativeTime: io.stdoutIsTTY, now: options.now ?? Date.now() };
+  const keys = records.map(rowKey);
+  const matrix: Cell[][] = records.map((record) =>
+    allColumns.map((column) => {
+      const cell = formatCell(record, column, ctx);
+      const text = sanitizeInline(cell.text);
+      return { ...cell, text: column.max ? truncateWidth(text, column.max) : text };
+    }),
+  );
+
+  // Natural widths, numbers aligned on the decimal point.
+  const widths = allColumns.map((column, c) => {
+    let width = displayWidth(column.header);
+    if (DECIMAL_ALIGNED.has(column.format)) {
+      const parts = matrix.map((row) => splitDecimal(row[c]!.text));
+      const left = Math.max(0, ...parts.map(([l]) => displayWidth(l)));
+      const right = Math.max(0, ...parts.map(([, r]) => displayWidth(r)));
+      parts.forEach(([l, r], i) => {
+        matrix[i]![c]!.text = padStartWidth(l, left) + padEndWidth(r, right);
+      });
+      width = Math.max(width, left + right);
+    } else {
+      for (const row of matrix) width = Math.max(width, displayWidth(row[c]!.text));
+    }
+    return width;
+  });
+
+  // Fit: shrink text columns (widest first) down to their minimum, then drop columns from the end.
+  let visible = allColumns.map((_, i) => i);
+  let separator = SEPARATORS[0]!;
+  if (options.width) {
+    const total = () =>
+      visible.reduce((sum, i) => sum + widths[i]!, 0) + separator.length * (visible.length - 1);
+    if (total() > options.width) separator = SEPARATORS[1]!;
+    // Take one cell at a time from the widest text column still above its minimum.
+    const floor = (i: number) => Math.max(allColumns[i]!.min!, displayWidth(allColumns[i]!.header));
+    const shrinkable = visible.filter((i) => allColumns[i]!.min !== undefined);
+    for (let over = total() - options.width; over > 0; over--) {
+      const widest = shrinkable
+        .filter((i) => widths[i]! > floor(i))
+        .sort((x, y) => widths[y]! - widths[x]!)[0];
+      if (widest === undefined) break;
+      widths[widest]!--;
+    }
+    while (total() > options.width && visible.length > 1) visible = visible.slice(0, -1);
+    for (const i of visible) {
+      if (allColumns[i]!.min === undefined) continue;
+      for (const row of matrix) row[i]!.text = truncateWidth(row[i]!.text, widths[i]!);
+    }
+  }
+
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
+  const paint = tonepainter(chalk);
   const table = new Table({
-    head: columns.map((c) => chalk.bold(c.header)),
-    style: { head: [], border: [], compact: true, "padding-left": 1, "padding-right": 1 },
-    colAligns: columns.map((c) => c.align ?? "left"),
+    head: visible.map((i) => {
+      const column = allColumns[i]!;
+      const header = isNumeric(column)
+        ? padStartWidth(column.header, widths[i]!)
+        : padEndWidth(column.header, widths[i]!);
+      return chalk.bold(header);
+    }),
+    style: { head: [], border: [], compact: true, "padding-left": 0, "padding-right": 0 },
     chars: {
       top: "",
       "top-mid": "",
@@ -25,23 +129,41 @@ export function renderTable(records: unknown[], columns: Column[], io: IO): stri
       "mid-mid": "",
       right: "",
       "right-mid": "",
-      middle: " ",
+      middle: separator,
     },
   });
-  for (const record of records) {
+  const cells = new Map<string, string>();
+  matrix.forEach((row, r) => {
     table.push(
-      columns.map((c) => {
-        const text = formatCell(record, c);
-        if (c.format !== "percent" || !io.color) return text;
-        if (text.startsWith("+")) return chalk.green(text);
-        if (text.startsWith("-") && text !== "-") return chalk.red(text);
-        return text;
+      visible.map((i) => {
+        const column = allColumns[i]!;
+        const cell = row[i]!;
+        const key = cellKey(keys[r]!, column);
+        cells.set(key, cell.text.trim());
+        const padded = isNumeric(column)
+          ? padStartWidth(cell.text, widths[i]!)
+          : padEndWidth(cell.text, widths[i]!);
+        const painted = paint(padded, cell.tone);
+        return options.highlight?.has(key) ? chalk.inverse(painted) : painted;
       }),
     );
-  }
-  return `${table
+  });
+  const text = `${table
     .toString()
     .split("\n")
     .map((line) => line.trimEnd())
     .join("\n")}\n`;
+  return { text, cells, hidden: allColumns.length - visible.length };
+}
+
+function tonepainter(chalk: ChalkInstance): (text: string, tone: Tone | undefined) => string {
+  const styles: Record<Tone, (s: string) => string> = {
+    up: chalk.green,
+    down: chalk.red,
+    good: chalk.green,
+    bad: chalk.red.bold,
+    warn: chalk.yellow,
+    dim: chalk.dim,
+  };
+  return (text, tone) => (tone ? styles[tone](text) : text);
 }

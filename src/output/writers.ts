@@ -2,6 +2,7 @@ import { LosslessNumber, stringifyJson } from "../api/json.js";
 import type { IO } from "../io.js";
 import { type Column, columnForPath } from "./columns.js";
 import { flatten, pickPaths } from "./paths.js";
+import { type SortSpec, sortRecords } from "./sort.js";
 
 export type OutputFormat = "table" | "json" | "ndjson" | "csv";
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
@@ -9,10 +10,12 @@ export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson
 export interface WriterOptions {
   /** Keep only these dot paths. */
   fields?: string[];
-  /** The table's default columns. */
-  columns: Column[];
+  /** The table's columns for the records it will show (some depend on what the server sent). */
+  columns: (records: unknown[]) => Column[];
   /** Said on stderr when a table has no rows. */
   emptyMessage?: string;
+  /** Sort every record before writing (so ndjson waits for the last page). */
+  sort?: SortSpec;
 }
 
 /** Receives records batch by batch in final order; `end` is called only when the run succeeded. */
@@ -23,6 +26,16 @@ export interface RecordWriter {
 }
 
 export function createWriter(format: OutputFormat, io: IO, options: WriterOptions): RecordWriter {
+  const writer = createFormatWriter(format, io, options);
+  if (!options.sort) return writer;
+  const sort = options.sort;
+  return new BufferedWriter(async (records) => {
+    await writer.write(sortRecords(records, sort));
+    await writer.end();
+  });
+}
+
+function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions): RecordWriter {
   const project = options.fields ? (r: unknown) => pickPaths(r, options.fields!) : (r: unknown) => r;
   switch (format) {
     case "ndjson":
@@ -41,9 +54,14 @@ export function createWriter(format: OutputFormat, io: IO, options: WriterOption
           io.err(options.emptyMessage ?? "No results.");
           return;
         }
-        const columns = options.fields ? options.fields.map(columnForPath) : options.columns;
+        const columns = options.fields ? options.fields.map(columnForPath) : options.columns(records);
         const { renderTable } = await import("./table.js");
-        await io.out(renderTable(records, columns, io));
+        const table = renderTable(records, columns, io, { width: io.stdoutIsTTY ? io.columns : undefined });
+        await io.out(table.text);
+        if (table.hidden)
+          io.err(
+            `(${table.hidden} more column${table.hidden === 1 ? "" : "s"} did not fit; widen the terminal or choose them with --columns)`,
+          );
       });
   }
 }

@@ -12,6 +12,8 @@ export interface DataOptions {
   /** Tokens on base; solana gets 30% of that (1,000 and 300 by default). */
   tokens?: number;
   seed?: number;
+  /** Markets move: the numbers change every this many seconds (default: they never change). */
+  liveSeconds?: number;
 }
 
 /** Tickers that break naive batching (live-notes): they live at fixed places in the base list. */
@@ -110,6 +112,7 @@ interface TokenBase {
 
 export class SandboxData {
   readonly seed: number;
+  private readonly liveSeconds: number | undefined;
   readonly counts: Record<SandboxChain, number>;
   private readonly bySymbol = new Map<string, TokenBase[]>();
   private readonly byAddress = new Map<string, TokenBase>();
@@ -118,6 +121,7 @@ export class SandboxData {
 
   constructor(options: DataOptions = {}) {
     this.seed = options.seed ?? 42;
+    this.liveSeconds = options.liveSeconds;
     const base = Math.max(1, options.tokens ?? 1000);
     this.counts = { base, solana: Math.max(1, Math.round(base * 0.3)) };
     this.tokens = { base: [], solana: [] };
@@ -236,7 +240,8 @@ export class SandboxData {
 
   /** The numbers of a token, in the API's wire types. */
   private numbers(t: TokenBase) {
-    const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}`));
+    const epoch = this.liveSeconds ? Math.floor(Date.now() / 1000 / this.liveSeconds) : 0;
+    const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}:${epoch}`));
     // Prices span many orders of magnitude, down to 1e-9, as small-cap tokens do.
     const price = 10 ** (-9 + r() * 12);
     const supply = Math.round(10 ** (6 + r() * 6));

@@ -152,7 +152,9 @@ describe("output formats", () => {
     expect(JSON.parse(piped.stdout)).toHaveLength(35);
     const tty = await cli(args, { TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1" });
     const lines = tty.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^\s*SYMBOL\s+NAME\s+PRICE\s+24H\s+7D\s+MCAP\s+VOL 24H\s+LIQUIDITY\s+HOLDERS$/);
+    expect(lines[0]).toMatch(
+      /^SYMBOL\s+NAME\s+PRICE\s+1H\s+24H\s+7D\s+MCAP\s+VOL 24H\s+LIQ\s+HOLDERS\s+RSI\s+MIND 7D$/,
+    );
     expect(lines).toHaveLength(36);
     const first = expectedVirtuals("base")[0]!;
     expect(lines[1]).toContain(first.symbol);
@@ -305,14 +307,29 @@ describe("directory, agents, ta, ask", () => {
     expect(records).toHaveLength(40);
     const young = records.find((x) => !("price_change_percentage_30d" in x));
     expect(young).toBeDefined();
-    const tty = await cli(
-      ["ta", "-c", "base", "--tickers", String((young!.token_info as { symbol: string }).symbol)],
+    const youngSymbol = (young!.token_info as { symbol: string }).symbol;
+    const alone = await cli(
+      [
+        "ta",
+        "-c",
+        young!.token_info ? String((young!.token_info as { chain: string }).chain) : "base",
+        "--tickers",
+        youngSymbol,
+      ],
       {
         TOKENINTEL_FORCE_TTY: "1",
         NO_COLOR: "1",
       },
     );
-    expect(tty.stdout.split("\n")[1]).toMatch(/-\s+-\s+\d+$/);
+    // The grid shows the intervals the server sent and invents none.
+    expect(alone.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+RSI$/);
+    const mixed = await cli(["ta", "-c", "base", "--limit", "8"], {
+      TOKENINTEL_FORCE_TTY: "1",
+      NO_COLOR: "1",
+    });
+    const lines = mixed.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W\s+30D\s+RSI$/);
+    expect(lines.some((l) => /\s-\s+-\s+\d+\.\d/.test(l))).toBe(true);
   });
 
   it("ask posts the question and prints the data object as JSON", async () => {
@@ -331,7 +348,7 @@ describe("directory, agents, ta, ask", () => {
       input: `is ${token.symbol} up today?`,
     });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("## Sandbox answer");
+    expect(r.stdout.split("\n")[0]).toBe("Sandbox answer");
     expect(r.stdout).toMatch(new RegExp(`TICKER\\s+NAME[\\s\\S]*${token.symbol.replace(/[$]/g, "\\$")}`));
   });
 });
@@ -381,5 +398,52 @@ describe("every command in every output format", () => {
     expect(none.code).toBe(0);
     expect(none.stdout).toMatch(/found no token/);
     expect(none.stderr).toMatch(/No token details/);
+  });
+});
+
+describe("--sort", () => {
+  it("sorts by any dot path, numerically for decimal strings, in every format", async () => {
+    const args = [
+      "market",
+      "-c",
+      "base",
+      "-e",
+      "virtuals",
+      "--limit",
+      "40",
+      "--sort",
+      "token_metrics.usd_price:desc",
+    ];
+    const json = JSON.parse((await cli([...args, "--json"])).stdout) as Array<{
+      id: string;
+      token_metrics: { usd_price: string };
+    }>;
+    const prices = json.map((r) => r.token_metrics.usd_price);
+    // Exact comparison of the decimal strings, largest first (a float sort agrees at these sizes).
+    expect(prices).toEqual([...prices].sort((a, b) => Number(b) - Number(a)));
+    expect(new Set(json.map((r) => r.id))).toEqual(
+      new Set(
+        expectedVirtuals("base")
+          .slice(0, 40)
+          .map((t) => t.id),
+      ),
+    );
+    const nd = (await cli([...args, "--ndjson"])).stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(nd).toEqual(json.map((r) => r.id));
+    const csv = (await cli([...args, "-o", "csv", "--fields", "id"])).stdout.trim().split("\r\n").slice(1);
+    expect(csv).toEqual(json.map((r) => r.id));
+    const asc = JSON.parse(
+      (await cli([...args.slice(0, -1), "token_info.symbol", "--json"])).stdout,
+    ) as Array<{
+      token_info: { symbol: string };
+    }>;
+    const symbols = asc.map((r) => r.token_info.symbol);
+    expect(symbols).toEqual([...symbols].sort((a, b) => a.localeCompare(b)));
+    const bad = await cli([...args.slice(0, -1), "token_metrics.nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--sort: unknown field "token_metrics.nope"/);
   });
 });

@@ -7,9 +7,9 @@ import {
   formatPlain,
   formatPrice,
   numberToPlain,
-  truncate,
 } from "../../src/output/format.js";
 import { sanitizeBlock, sanitizeInline } from "../../src/output/sanitize.js";
+import { displayWidth, truncateWidth } from "../../src/output/width.js";
 
 describe("formatPrice", () => {
   it.each([
@@ -67,9 +67,12 @@ describe("other formatters", () => {
     expect(numberToPlain(1.5e21)).toBe("1500000000000000000000");
     expect(numberToPlain(-2.5e-8)).toBe("-0.000000025");
   });
-  it("truncate never splits a character", () => {
-    expect(truncate("🚀🚀🚀🚀", 3)).toBe("🚀🚀…");
-    expect(truncate("short", 10)).toBe("short");
+  it("truncateWidth never splits a character and counts wide ones as two cells", () => {
+    expect(truncateWidth("🚀🚀🚀🚀", 5)).toBe("🚀🚀…");
+    expect(displayWidth("🚀🚀…")).toBe(5);
+    expect(truncateWidth("日本語テキスト", 6)).toBe("日本…");
+    expect(truncateWidth("short", 10)).toBe("short");
+    expect(truncateWidth("e\u0301e\u0301e\u0301", 3)).toBe("e\u0301e\u0301e\u0301");
   });
 });
 

@@ -6,6 +6,10 @@ import { readPage } from "../../src/api/pager.js";
 import { durationSchema, parseFields, parseFlag, positiveInt } from "../../src/commands/options.js";
 import { CliError } from "../../src/errors.js";
 import { cellValue, formatCell, MARKET_COLUMNS } from "../../src/output/columns.js";
+
+const ALL_MARKET_COLUMNS = Object.values(MARKET_COLUMNS).flatMap((v) => [...v.columns, ...v.wide]);
+const CTX = { relativeTime: true, now: Date.now() };
+
 import {
   formatCompact,
   formatInteger,
@@ -62,9 +66,9 @@ describe("formatters", () => {
     fc.assert(
       fc.property(fc.array(fc.anything(), { maxLength: 5 }), (records) => {
         for (const record of records)
-          for (const c of MARKET_COLUMNS) {
+          for (const c of ALL_MARKET_COLUMNS) {
             cellValue(record, c);
-            expect(formatCell(record, c)).not.toMatch(/[\x1b\x07]/);
+            expect(formatCell(record, c, CTX).text).not.toMatch(/[\x1b\x07]/);
           }
         expect(typeof toCsv(records)).toBe("string");
       }),

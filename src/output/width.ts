@@ -1,0 +1,42 @@
+// Terminal display width: wide East Asian characters and emoji take two cells, combining marks none.
+
+const WIDE =
+  /[\u1100-\u115F\u231A\u231B\u2329\u232A\u23E9-\u23EC\u23F0\u23F3\u25FD\u25FE\u2614\u2615\u2648-\u2653\u267F\u2693\u26A1\u26AA\u26AB\u26BD\u26BE\u26C4\u26C5\u26CE\u26D4\u26EA\u26F2\u26F3\u26F5\u26FA\u26FD\u2705\u270A\u270B\u2728\u274C\u274E\u2753-\u2755\u2757\u2795-\u2797\u27B0\u27BF\u2B1B\u2B1C\u2B50\u2B55\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6]|[\u{1F300}-\u{1F64F}\u{1F680}-\u{1F6FF}\u{1F900}-\u{1F9FF}\u{1FA70}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are listed on purpose
+const ZERO = /[\p{Mn}\p{Me}\u200B-\u200F\uFE00-\uFE0F]/u;
+const SGR = /\x1b\[[0-9;]*m/g;
+
+export function charWidth(ch: string): number {
+  if (ZERO.test(ch)) return 0;
+  return WIDE.test(ch) ? 2 : 1;
+}
+
+/** Cells a string takes on a terminal (colour sequences take none). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text.replace(SGR, "")) width += charWidth(ch);
+  return width;
+}
+
+/** Cuts to at most `max` cells, never inside a character, marking the cut with an ellipsis. */
+export function truncateWidth(text: string, max: number): string {
+  if (displayWidth(text) <= max) return text;
+  if (max <= 0) return "";
+  let out = "";
+  let width = 0;
+  for (const ch of text) {
+    const w = charWidth(ch);
+    if (width + w > max - 1) break;
+    out += ch;
+    width += w;
+  }
+  return `${out}…`;
+}
+
+export function padEndWidth(text: string, width: number): string {
+  return text + " ".repeat(Math.max(0, width - displayWidth(text)));
+}
+
+export function padStartWidth(text: string, width: number): string {
+  return " ".repeat(Math.max(0, width - displayWidth(text))) + text;
+}

@@ -1,0 +1,302 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { BIN, baseEnv, run, tempDir } from "./helpers.js";
+
+// What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).
+
+const dir = tempDir();
+let sandbox: SandboxServer;
+let slow: SandboxServer;
+let live: SandboxServer;
+beforeAll(async () => {
+  [sandbox, slow, live] = await Promise.all([
+    startSandbox({ port: 0 }),
+    startSandbox({ port: 0, latencyMs: 60 }),
+    startSandbox({ port: 0, liveSeconds: 1 }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([sandbox.close(), slow.close(), live.close()]);
+  dir.remove();
+});
+
+const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+
+function inPty(commandLine: string, env: Record<string, string> = {}) {
+  const child = spawn("script", ["-qfec", commandLine, "/dev/null"], {
+    env: { ...baseEnv(dir.path), COLUMNS: "100", LINES: "40", TERM: "xterm-256color", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let screen = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const waitFor = async (test: (s: string) => boolean, what: string, timeoutMs = 15_000) => {
+    const start = Date.now();
+    while (!test(screen)) {
+      if (Date.now() - start > timeoutMs)
+        throw new Error(`timed out waiting for ${what}; screen: ${JSON.stringify(screen.slice(-2000))}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+  return { child, exited, waitFor, screen: () => screen };
+}
+
+const tokenintel = (server: SandboxServer, args: string[]) =>
+  [process.execPath, BIN, "--base-url", server.url, "--api-key", server.apiKey, ...args].map(sh).join(" ");
+
+describe("tables in a terminal", () => {
+  it("are coloured on a terminal: gains green, losses red, RSI flagged", async () => {
+    const s = inPty(tokenintel(sandbox, ["market", "-c", "base", "-e", "virtuals", "--limit", "12"]));
+    expect(await s.exited).toBe(0);
+    const screen = s.screen();
+    expect(screen).toMatch(/SYMBOL\s*\x1b\[22m\s+\x1b\[1mNAME/);
+    expect(screen).toMatch(/\x1b\[32m\s*\+\d+\.\d\d%/);
+    expect(screen).toMatch(/\x1b\[31m\s*-\d+\.\d\d%/);
+    expect(screen).toMatch(/\d+\.\d (OB|OS)/);
+    // Fits the 100 columns of this terminal.
+    for (const line of screen.replace(/\x1b\[[0-9;]*m/g, "").split(/\r?\n/))
+      expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it("are not coloured with --color never, NO_COLOR or TERM=dumb", async () => {
+    for (const [args, env] of [
+      [["--color", "never"], {}],
+      [[], { NO_COLOR: "1" }],
+      [[], { TERM: "dumb" }],
+    ] as Array<[string[], Record<string, string>]>) {
+      const s = inPty(
+        tokenintel(sandbox, [...args, "market", "-c", "base", "-e", "virtuals", "--limit", "5"]),
+        env,
+      );
+      expect(await s.exited).toBe(0);
+      expect(s.screen()).toContain("SYMBOL");
+      expect(s.screen()).not.toMatch(/\x1b\[/);
+    }
+  });
+
+  it("--color always colours even through a pipe; auto does not", async () => {
+    const always = await run(
+      [
+        "--base-url",
+        sandbox.url,
+        "--api-key",
+        sandbox.apiKey,
+        "--color",
+        "always",
+        "market",
+        "-c",
+        "base",
+        "-e",
+        "virtuals",
+        "--limit",
+        "5",
+        "-o",
+        "table",
+      ],
+      dir.path,
+    );
+    expect(always.stdout).toMatch(/\x1b\[3[12]m/);
+    const auto = await run(
+      [
+        "--base-url",
+        sandbox.url,
+        "--api-key",
+        sandbox.apiKey,
+        "market",
+        "-c",
+        "base",
+        "-e",
+        "virtuals",
+        "--limit",
+        "5",
+        "-o",
+        "table",
+      ],
+      dir.path,
+    );
+    expect(auto.stdout).not.toMatch(/\x1b\[/);
+    // Piped, times are ISO; on a terminal they are relative.
+    const wide = await run(
+      [
+        "--base-url",
+        sandbox.url,
+        "--api-key",
+        sandbox.apiKey,
+        "market",
+        "-c",
+        "base",
+        "--limit",
+        "2",
+        "-o",
+        "table",
+        "--columns",
+        "token_info.symbol,last_updated_at",
+      ],
+      dir.path,
+    );
+    expect(wide.stdout).toMatch(/2026-11-20T\d\d:\d\d:\d\d\.000Z/);
+    const tty = inPty(
+      tokenintel(sandbox, [
+        "market",
+        "-c",
+        "base",
+        "--limit",
+        "2",
+        "--columns",
+        "token_info.symbol,last_updated_at",
+      ]),
+    );
+    expect(await tty.exited).toBe(0);
+    expect(tty.screen()).toMatch(/\d+[smhd] ago/);
+  });
+
+  it("shows progress on stderr only, and erases it", async () => {
+    const out = join(dir.path, "progress.json");
+    const s = inPty(`${tokenintel(slow, ["market", "-c", "base", "--json"])} > ${sh(out)}`);
+    expect(await s.exited).toBe(0);
+    expect(s.screen()).toMatch(/page \d+ of 34 · [\d,]+ records/);
+    expect(s.screen()).toMatch(/\r\x1b\[2K$/);
+    const json = readFileSync(out, "utf8");
+    expect(json).not.toMatch(/\x1b|page \d+ of/);
+    expect(JSON.parse(json)).toHaveLength(1000);
+  });
+
+  it("renders the ask answer's markdown, then a table of its tokens", async () => {
+    const token = sandbox.data.list("base", undefined)[40]!;
+    const s = inPty(tokenintel(sandbox, ["ask", `how is $${token.symbol}?`, "--chain", "base"]));
+    expect(await s.exited).toBe(0);
+    const screen = s.screen();
+    expect(screen).toContain("\x1b[1m\x1b[4mSandbox answer");
+    expect(screen).not.toMatch(/## |\*\*/);
+    expect(screen).toMatch(/• \x1b\[1m/);
+    expect(screen).toMatch(/TICKER[\s\S]*NAME[\s\S]*PRICE/);
+  });
+
+  it("market --view risk shows flags a person can act on", async () => {
+    const r = await run(
+      [
+        "--base-url",
+        sandbox.url,
+        "--api-key",
+        sandbox.apiKey,
+        "market",
+        "-c",
+        "base",
+        "-e",
+        "virtuals",
+        "--limit",
+        "30",
+        "--view",
+        "risk",
+        "-o",
+        "table",
+      ],
+      dir.path,
+      {
+        env: { COLUMNS: "160" },
+      },
+    );
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(
+      /^SYMBOL\s+TOP10\s+SOLD\s+SOLD %\s+BUNDLES\s+BUNDLE %\s+FRESH\s+F100 HOLD\s+HLD 24H\s+FLAGS$/,
+    );
+    expect(r.stdout).toMatch(/DEV SOLD \d+%/);
+    expect(r.stdout).toMatch(/BUNDLED \d+%/);
+    expect(r.stdout).toMatch(/[✓✗]/);
+  });
+});
+
+describe("--watch", () => {
+  it("redraws in place, highlights what changed, and leaves a clean screen on Ctrl-C", async () => {
+    const s = inPty(
+      tokenintel(live, ["market", "-c", "base", "-e", "virtuals", "--limit", "5", "--watch", "1s"]),
+    );
+    await s.waitFor((screen) => (screen.match(/Every 1s/g) ?? []).length >= 2, "two refreshes");
+    const screen = s.screen();
+    expect(screen.startsWith("\x1b[?1049h")).toBe(true);
+    expect(screen).toMatch(/\x1b\[H\x1b\[2J/);
+    expect(screen).toMatch(/· [1-9]\d* changed/);
+    expect(screen).toContain("\x1b[7m"); // changed cells in reverse video
+    s.child.stdin.write("\x03");
+    expect(await s.exited).toBe(130);
+    expect(s.screen().trimEnd().endsWith("\x1b[?25h\x1b[?1049l")).toBe(true);
+  });
+
+  it("is slowed down to stay under the quota, and refuses a pipe", async () => {
+    const s = inPty(
+      tokenintel(sandbox, [
+        "--rate",
+        "60/min",
+        "market",
+        "-c",
+        "base",
+        "-e",
+        "virtuals",
+        "--limit",
+        "90",
+        "--watch",
+        "1s",
+      ]),
+    );
+    await s.waitFor((screen) => screen.includes("Every "), "the first frame");
+    expect(s.screen()).toMatch(/Every 3s \(slowed to 3s: 3 requests a refresh, 60\/min\)/);
+    s.child.stdin.write("\x03");
+    expect(await s.exited).toBe(130);
+    const piped = await run(
+      ["--base-url", sandbox.url, "--api-key", sandbox.apiKey, "market", "-c", "base", "--watch"],
+      dir.path,
+    );
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toMatch(/--watch redraws a terminal/);
+  });
+});
+
+describe("completion and suggestions", () => {
+  it("bash completion completes commands, flags and fixed values", async () => {
+    const script = (await run(["completion", "bash"], dir.path)).stdout;
+    const complete = (words: string[]) =>
+      new Promise<string>((resolve) => {
+        const code = `${script}\nCOMP_WORDS=(${words.map(sh).join(" ")}); COMP_CWORD=${words.length - 1}; _tokenintel; echo "\${COMPREPLY[*]}"`;
+        const child = spawn("bash", ["-c", code]);
+        let out = "";
+        child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
+        child.on("close", () => resolve(out.trim()));
+      });
+    expect(await complete(["tokenintel", "ma"])).toBe("market");
+    expect(await complete(["tokenintel", "market", "--chain", ""])).toBe("base solana");
+    expect(await complete(["tokenintel", "market", "--view", ""])).toBe("overview holders risk social dev");
+    expect(await complete(["tokenintel", "market", "-o", "n"])).toBe("ndjson");
+    expect(await complete(["tokenintel", "--color", "a"])).toBe("auto always");
+    expect(await complete(["tokenintel", "directory", "--dr"])).toBe("--dry-run");
+    expect(await complete(["tokenintel", "config", "s"])).toBe("set");
+  });
+
+  it("zsh and fish scripts cover every command and the fixed values", async () => {
+    for (const shell of ["zsh", "fish"]) {
+      const r = await run(["completion", shell], dir.path);
+      expect(r.code).toBe(0);
+      for (const word of [
+        "market",
+        "directory",
+        "agents",
+        "ta",
+        "ask",
+        "api",
+        "auth",
+        "config",
+        "sandbox",
+        "completion",
+        "overview holders risk social dev",
+        "base solana",
+        "table json ndjson csv",
+      ]) {
+        expect(r.stdout, `${shell}: ${word}`).toContain(word);
+      }
+    }
+    const bad = await run(["completion", "powershell"], dir.path);
+    expect(bad.code).toBe(2);
+  });
+});
