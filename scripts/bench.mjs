@@ -156,33 +156,34 @@ const curlLoop = (urls) => {
 };
 const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status === 0;
 
+/** The two bounds of a 50 ms-latency row: against the ideal, and against a sequential curl loop. */
+function latencyRows(label, ours, urls, ideal) {
+  if (!hasCurl) return;
+  const [t, c] = sideBySide(ours, curlLoop(urls), Math.max(5, Math.ceil(RUNS / 2)));
+  row(label, fmtMs(t), `${fmtMs(ideal)} (ideal)`, t / ideal, "≤ 1.25", t / ideal <= 1.25);
+  row(
+    "  … against a sequential curl loop",
+    fmtMs(t),
+    `${fmtMs(c)} (curl ×${urls.length})`,
+    c / t,
+    "≥ 3.50× faster",
+    c / t >= 3.5,
+  );
+}
+
 // 3. 1,000 tokens over 34 market pages, 50 ms latency.
 {
-  const ideal = startup + LATENCY * (1 + Math.ceil(33 / CONCURRENCY));
   const ours = cli(...withKey(s50), "market", "--chain", "base", "--json");
   const pages = Array.from(
     { length: 34 },
     (_, i) => `${s50.url}/v1/crypto-market/?chain=base&page=${i + 1}&api_key=${s50.key}`,
   );
-  if (hasCurl) {
-    const [t, c] = sideBySide(ours, curlLoop(pages), Math.max(5, Math.ceil(RUNS / 2)));
-    row(
-      "market: 1,000 tokens, 34 pages, 50 ms",
-      fmtMs(t),
-      `${fmtMs(ideal)} (ideal)`,
-      t / ideal,
-      "≤ 1.25",
-      t / ideal <= 1.25,
-    );
-    row(
-      "  … against a sequential curl loop",
-      fmtMs(t),
-      `${fmtMs(c)} (curl ×34)`,
-      c / t,
-      "≥ 3.50× faster",
-      c / t >= 3.5,
-    );
-  }
+  latencyRows(
+    "market: 1,000 tokens, 34 pages, 50 ms",
+    ours,
+    pages,
+    startup + LATENCY * (1 + Math.ceil(33 / CONCURRENCY)),
+  );
   // Connections and requests in flight, from the sandbox's own counters.
   await stats(s50.url, true);
   ours();
@@ -201,31 +202,18 @@ const hasCurl = spawnSync("curl", ["--version"], { stdio: "ignore" }).status ===
 // 4. 300 tickers: 10 chunks of 30, 50 ms latency.
 {
   const tickers = plain.slice(0, 300);
-  const ideal = startup + LATENCY * Math.ceil(10 / CONCURRENCY);
   const ours = cli(...withKey(s50), "market", "--chain", "base", "--tickers", tickers.join(","), "--json");
-  const chunks = Array.from({ length: 10 }, (_, i) => tickers.slice(i * 30, i * 30 + 30));
-  const urls = chunks.map(
-    (c) => `${s50.url}/v1/crypto-market/?chain=base&token_tickers=${c.join(",")}&page=1&api_key=${s50.key}`,
+  const urls = Array.from(
+    { length: 10 },
+    (_, i) =>
+      `${s50.url}/v1/crypto-market/?chain=base&token_tickers=${tickers.slice(i * 30, i * 30 + 30).join(",")}&page=1&api_key=${s50.key}`,
   );
-  if (hasCurl) {
-    const [t, c] = sideBySide(ours, curlLoop(urls), Math.max(5, Math.ceil(RUNS / 2)));
-    row(
-      "market: 300 tickers, 10 chunks, 50 ms",
-      fmtMs(t),
-      `${fmtMs(ideal)} (ideal)`,
-      t / ideal,
-      "≤ 1.25",
-      t / ideal <= 1.25,
-    );
-    row(
-      "  … against a sequential curl loop",
-      fmtMs(t),
-      `${fmtMs(c)} (curl ×10)`,
-      c / t,
-      "≥ 3.50× faster",
-      c / t >= 3.5,
-    );
-  }
+  latencyRows(
+    "market: 300 tickers, 10 chunks, 50 ms",
+    ours,
+    urls,
+    startup + LATENCY * Math.ceil(10 / CONCURRENCY),
+  );
 }
 
 // 5. directory --ndjson over 100,000 tokens (1,000 pages), no latency, to /dev/null.

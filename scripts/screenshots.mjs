@@ -27,13 +27,34 @@ const { url, key } = await new Promise((resolve, reject) => {
 });
 
 const SHOTS = [
-  ["market", "tokenintel market --chain base --ecosystem virtuals --limit 12", ["market", "-c", "base", "-e", "virtuals", "--limit", "12"]],
-  ["risk", "tokenintel market --chain base --ecosystem virtuals --view risk --limit 10", ["market", "-c", "base", "-e", "virtuals", "--view", "risk", "--limit", "10"]],
+  [
+    "market",
+    "tokenintel market --chain base --ecosystem virtuals --limit 12",
+    ["market", "-c", "base", "-e", "virtuals", "--limit", "12"],
+  ],
+  [
+    "risk",
+    "tokenintel market --chain base --ecosystem virtuals --view risk --limit 10",
+    ["market", "-c", "base", "-e", "virtuals", "--view", "risk", "--limit", "10"],
+  ],
   ["ta", "tokenintel ta --chain base --limit 8", ["ta", "-c", "base", "--limit", "8"]],
-  ["agents", "tokenintel agents --chain base --sort agent_metrics.mcap:desc --limit 8", ["agents", "-c", "base", "--sort", "agent_metrics.mcap:desc", "--limit", "8"]],
+  [
+    "agents",
+    "tokenintel agents --chain base --sort agent_metrics.mcap:desc --limit 8",
+    ["agents", "-c", "base", "--sort", "agent_metrics.mcap:desc", "--limit", "8"],
+  ],
 ];
 
-const COLORS = { 30: "#4d4d4d", 31: "#f0524f", 32: "#5cc45c", 33: "#e5c07b", 34: "#61afef", 35: "#c678dd", 36: "#56b6c2", 37: "#dcdfe4" };
+const COLORS = {
+  30: "#4d4d4d",
+  31: "#f0524f",
+  32: "#5cc45c",
+  33: "#e5c07b",
+  34: "#61afef",
+  35: "#c678dd",
+  36: "#56b6c2",
+  37: "#dcdfe4",
+};
 const FG = "#dcdfe4";
 const BG = "#1e2127";
 const CELL = 8.4;
@@ -112,7 +133,13 @@ ${body}
 try {
   for (const [name, prompt, args] of SHOTS) {
     const r = spawnSync(process.execPath, [BIN, "--base-url", url, "--api-key", key, ...args], {
-      env: { ...process.env, TOKENINTEL_CONFIG_DIR: work, TOKENINTEL_FORCE_TTY: "1", FORCE_COLOR: "1", COLUMNS: "100" },
+      env: {
+        ...process.env,
+        TOKENINTEL_CONFIG_DIR: work,
+        TOKENINTEL_FORCE_TTY: "1",
+        FORCE_COLOR: "1",
+        COLUMNS: "100",
+      },
       encoding: "utf8",
     });
     if (r.status !== 0) throw new Error(`${prompt}: ${r.stderr}`);

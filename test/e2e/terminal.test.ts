@@ -44,8 +44,11 @@ function inPty(commandLine: string, env: Record<string, string> = {}) {
   return { child, exited, waitFor, screen: () => screen };
 }
 
+const against = (server: SandboxServer) => ["--base-url", server.url, "--api-key", server.apiKey];
 const tokenintel = (server: SandboxServer, args: string[]) =>
-  [process.execPath, BIN, "--base-url", server.url, "--api-key", server.apiKey, ...args].map(sh).join(" ");
+  [process.execPath, BIN, ...against(server), ...args].map(sh).join(" ");
+const runPiped = (args: string[], env: Record<string, string> = {}) =>
+  run([...against(sandbox), ...args], dir.path, { env });
 
 describe("tables in a terminal", () => {
   it("are coloured on a terminal: gains green, losses red, RSI flagged", async () => {
@@ -78,65 +81,34 @@ describe("tables in a terminal", () => {
   });
 
   it("--color always colours even through a pipe; auto does not", async () => {
-    const always = await run(
-      [
-        "--base-url",
-        sandbox.url,
-        "--api-key",
-        sandbox.apiKey,
-        "--color",
-        "always",
-        "market",
-        "-c",
-        "base",
-        "-e",
-        "virtuals",
-        "--limit",
-        "5",
-        "-o",
-        "table",
-      ],
-      dir.path,
-    );
+    const always = await runPiped([
+      "--color",
+      "always",
+      "market",
+      "-c",
+      "base",
+      "-e",
+      "virtuals",
+      "--limit",
+      "5",
+      "-o",
+      "table",
+    ]);
     expect(always.stdout).toMatch(/\x1b\[3[12]m/);
-    const auto = await run(
-      [
-        "--base-url",
-        sandbox.url,
-        "--api-key",
-        sandbox.apiKey,
-        "market",
-        "-c",
-        "base",
-        "-e",
-        "virtuals",
-        "--limit",
-        "5",
-        "-o",
-        "table",
-      ],
-      dir.path,
-    );
+    const auto = await runPiped(["market", "-c", "base", "-e", "virtuals", "--limit", "5", "-o", "table"]);
     expect(auto.stdout).not.toMatch(/\x1b\[/);
     // Piped, times are ISO; on a terminal they are relative.
-    const wide = await run(
-      [
-        "--base-url",
-        sandbox.url,
-        "--api-key",
-        sandbox.apiKey,
-        "market",
-        "-c",
-        "base",
-        "--limit",
-        "2",
-        "-o",
-        "table",
-        "--columns",
-        "token_info.symbol,last_updated_at",
-      ],
-      dir.path,
-    );
+    const wide = await runPiped([
+      "market",
+      "-c",
+      "base",
+      "--limit",
+      "2",
+      "-o",
+      "table",
+      "--columns",
+      "token_info.symbol,last_updated_at",
+    ]);
     expect(wide.stdout).toMatch(/2026-11-20T\d\d:\d\d:\d\d\.000Z/);
     const tty = inPty(
       tokenintel(sandbox, [
@@ -176,28 +148,9 @@ describe("tables in a terminal", () => {
   });
 
   it("market --view risk shows flags a person can act on", async () => {
-    const r = await run(
-      [
-        "--base-url",
-        sandbox.url,
-        "--api-key",
-        sandbox.apiKey,
-        "market",
-        "-c",
-        "base",
-        "-e",
-        "virtuals",
-        "--limit",
-        "30",
-        "--view",
-        "risk",
-        "-o",
-        "table",
-      ],
-      dir.path,
-      {
-        env: { COLUMNS: "160" },
-      },
+    const r = await runPiped(
+      ["market", "-c", "base", "-e", "virtuals", "--limit", "30", "--view", "risk", "-o", "table"],
+      { COLUMNS: "160" },
     );
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
@@ -245,10 +198,7 @@ describe("--watch", () => {
     expect(s.screen()).toMatch(/Every 3s \(slowed to 3s: 3 requests a refresh, 60\/min\)/);
     s.child.stdin.write("\x03");
     expect(await s.exited).toBe(130);
-    const piped = await run(
-      ["--base-url", sandbox.url, "--api-key", sandbox.apiKey, "market", "-c", "base", "--watch"],
-      dir.path,
-    );
+    const piped = await runPiped(["market", "-c", "base", "--watch"]);
     expect(piped.code).toBe(2);
     expect(piped.stderr).toMatch(/--watch redraws a terminal/);
   });
