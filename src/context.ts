@@ -2,7 +2,7 @@ import type { ApiClient } from "./api/client.js";
 import type { PaymentOptions, PaymentSession, RequestEstimate } from "./api/payment.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
 import type { ConfigKey, ConfigStore } from "./config/store.js";
-import { AuthError, UsageError } from "./errors.js";
+import { AuthError } from "./errors.js";
 import type { IO } from "./io.js";
 import type { OutputFormat } from "./output/writers.js";
 import type { SandboxServer } from "./sandbox/server.js";
@@ -191,9 +191,4 @@ export class Context {
     await this.clientInstance?.close();
     await this.sandbox?.close();
   }
-}
-
-export function requireValue<T>(value: T | undefined, message: string): T {
-  if (value === undefined) throw new UsageError(message);
-  return value;
 }
