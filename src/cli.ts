@@ -97,8 +97,6 @@ function report(error: unknown, verbose: boolean): number {
       error.exitCode === 0
     )
       return ExitCode.ok;
-    if (error.code === "commander.help" || error.code === "commander.executeSubCommandAsync")
-      return ExitCode.usage;
     return ExitCode.usage; // commander already printed the message
   }
   if (error instanceof CliError) {

@@ -1,3 +1,4 @@
+import type { ZodType } from "zod";
 import type { ApiClient } from "./api/client.js";
 import type { PaymentOptions, PaymentSession, RequestEstimate } from "./api/payment.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
@@ -66,11 +67,7 @@ export class Context {
   }
 
   /** A setting from flag, then environment, then the store. */
-  async setting(
-    key: ConfigKey,
-    flagValue: string | undefined,
-    envName?: string,
-  ): Promise<string | undefined> {
+  setting(key: ConfigKey, flagValue: string | undefined, envName?: string): string | undefined {
     if (flagValue !== undefined) return flagValue;
     const fromEnv = envName ? this.env[envName] : undefined;
     if (fromEnv) return fromEnv;
@@ -95,13 +92,13 @@ export class Context {
   }
 
   async outputDefault(): Promise<OutputFormat | undefined> {
-    const value = await this.setting("output", undefined);
+    const value = this.setting("output", undefined);
     if (value === undefined) return undefined;
     const { outputSchema, parseFlag } = await import("./commands/options.js");
     return parseFlag("config output", outputSchema, value);
   }
 
-  async defaultChain(): Promise<string | undefined> {
+  defaultChain(): string | undefined {
     return this.setting("chain", undefined, "TOKENINTEL_CHAIN");
   }
 
@@ -113,12 +110,19 @@ export class Context {
   }): Promise<ApiClient> {
     if (this.clientInstance) return this.clientInstance;
     const opts = await import("./commands/options.js");
-    const timeoutMs = this.globals.timeout
-      ? opts.parseFlag("--timeout", opts.durationSchema, this.globals.timeout)
-      : await this.storedNumber("timeout", opts.durationSchema, DEFAULT_TIMEOUT_MS);
-    const retries = this.globals.retries
-      ? opts.parseFlag("--retries", opts.nonNegativeInt, this.globals.retries)
-      : await this.storedNumber("retries", opts.nonNegativeInt, DEFAULT_RETRIES);
+    // A flag's value is checked under the flag's name, a stored one under "config <key>".
+    const numberSetting = (
+      key: ConfigKey,
+      flag: string | undefined,
+      schema: ZodType<number>,
+      fallback: number,
+    ) => {
+      if (flag !== undefined) return opts.parseFlag(`--${key}`, schema, flag);
+      const stored = this.setting(key, undefined);
+      return stored === undefined ? fallback : opts.parseFlag(`config ${key}`, schema, stored);
+    };
+    const timeoutMs = numberSetting("timeout", this.globals.timeout, opts.durationSchema, DEFAULT_TIMEOUT_MS);
+    const retries = numberSetting("retries", this.globals.retries, opts.nonNegativeInt, DEFAULT_RETRIES);
     const concurrency = this.globals.concurrency
       ? opts.parseFlag(
           "--concurrency",
@@ -134,8 +138,7 @@ export class Context {
       this.sandbox = await startSandbox({ port: 0 });
       baseUrl = this.sandbox.url;
     } else {
-      const raw =
-        (await this.setting("base-url", this.globals.baseUrl, "TOKENINTEL_BASE_URL")) ?? DEFAULT_BASE_URL;
+      const raw = this.setting("base-url", this.globals.baseUrl, "TOKENINTEL_BASE_URL") ?? DEFAULT_BASE_URL;
       baseUrl = opts.parseFlag("--base-url", opts.baseUrlSchema, raw);
     }
     // Paying per request replaces the key: it is not sent, so the server asks for a payment.
@@ -171,17 +174,6 @@ export class Context {
       quiet: Boolean(this.globals.quiet),
     });
     return this.clientInstance;
-  }
-
-  private async storedNumber(
-    key: ConfigKey,
-    schema: import("zod").ZodType<number>,
-    fallback: number,
-  ): Promise<number> {
-    const value = await this.setting(key, undefined);
-    if (value === undefined) return fallback;
-    const { parseFlag } = await import("./commands/options.js");
-    return parseFlag(`config ${key}`, schema, value);
   }
 
   /** Ends the run: closes connections and the sandbox; says what was paid, if anything. */

@@ -50,15 +50,12 @@ export interface ApiResponse {
 export interface RequestOptions {
   method?: "GET" | "POST";
   query?: Query;
-  body?: Record<string, unknown>;
-  /** Send the API key with this request (default: when there is one). */
-  withKey?: boolean;
+  /** The JSON body of a POST; the key is added to it when it is an object. */
+  body?: unknown;
   /** A short label for messages, e.g. "page 3". */
   label?: string;
   /** Keep a 2xx body as text without requiring JSON (`tokenintel api` prints it as sent). */
   raw?: boolean;
-  /** A JSON body sent as given (the key is added when it is an object). */
-  rawBody?: unknown;
 }
 
 const RETRY_STATUSES = new Set([408, 423, 425, 429, 500, 502, 503, 504]);
@@ -116,6 +113,11 @@ export class ApiClient {
     return Boolean(this.options.apiKey);
   }
 
+  /** The client-side ceiling from --rate, if any. */
+  get ratePerMinute(): number | undefined {
+    return this.options.ratePerMinute;
+  }
+
   /** Ends the run's connections, dropping requests nobody waits for (pages fetched past the end). */
   async close(): Promise<void> {
     await this.agent.destroy().catch(() => {});
@@ -139,9 +141,8 @@ export class ApiClient {
 
   async request(path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const method = opts.method ?? "GET";
-    const withKey = (opts.withKey ?? true) && this.hasKey;
-    let url = this.buildUrl(path, opts.query, withKey && method === "GET");
-    const payload = method === "POST" ? this.postBody(opts, withKey) : undefined;
+    let url = this.buildUrl(path, opts.query, method === "GET");
+    const payload = method === "POST" ? this.postBody(opts.body ?? {}) : undefined;
     const started = Date.now();
     let attempt = 0;
     let redirects = 0;
@@ -229,14 +230,10 @@ export class ApiClient {
     return next;
   }
 
-  private postBody(opts: RequestOptions, withKey: boolean): string {
-    const key = withKey ? { api_key: this.options.apiKey } : {};
-    if (opts.rawBody !== undefined) {
-      const isObject =
-        opts.rawBody !== null && typeof opts.rawBody === "object" && !Array.isArray(opts.rawBody);
-      return stringifyJson(isObject ? { ...key, ...(opts.rawBody as object) } : opts.rawBody);
-    }
-    return stringifyJson({ ...key, ...opts.body });
+  private postBody(body: unknown): string {
+    const isObject = body !== null && typeof body === "object" && !Array.isArray(body);
+    if (!isObject || !this.options.apiKey) return stringifyJson(body);
+    return stringifyJson({ api_key: this.options.apiKey, ...(body as object) });
   }
 
   private async attempt(

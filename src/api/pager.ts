@@ -26,9 +26,11 @@ export async function fetchPage(
   endpoint: Endpoint,
   query: Query,
   page: number,
-  label = `page ${page}`,
 ): Promise<Page> {
-  const res = await client.request(endpoint.path, { query: [...query, ["page", page]], label });
+  const res = await client.request(endpoint.path, {
+    query: [...query, ["page", page]],
+    label: `page ${page}`,
+  });
   return readPage(res.body, endpoint.kind, page, res.status);
 }
 

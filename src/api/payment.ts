@@ -1,6 +1,7 @@
 import { CliError, ExitCode, PaymentError, UsageError } from "../errors.js";
 import type { ApiResponse } from "./client.js";
 import {
+  describePrice,
   formatUnits,
   type KnownAsset,
   knownAsset,
@@ -131,7 +132,7 @@ export class PaymentSession {
     const header = res.headers["payment-required"];
     const requirements = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
     const { requirement, asset, amount } = this.choose(requirements);
-    const price = `${formatUnits(requirement.amount, asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
+    const price = describePrice(requirement);
     if (this.options.dryRun) throw new DryRunComplete(this.plan(price, amount, asset, requirement));
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");

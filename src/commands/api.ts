@@ -131,8 +131,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
     const res = await client.request(path, {
       method,
       query,
-      body: method === "POST" && rawBody === undefined ? Object.fromEntries(fields) : undefined,
-      rawBody,
+      body: method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined,
       raw: true,
     });
     if (raw.include) printHead(ctx, res.status, res.headers);

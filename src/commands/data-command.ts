@@ -112,7 +112,7 @@ export async function parseDataOptions(
   spec: DataCommandSpec,
   raw: RawDataOptions,
 ): Promise<ParsedDataOptions> {
-  const chainValue = raw.chain ?? (await ctx.defaultChain());
+  const chainValue = raw.chain ?? ctx.defaultChain();
   if (spec.chainRequired && chainValue === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,

@@ -27,7 +27,7 @@ export async function runWatch(
   emptyMessage: string,
 ): Promise<void> {
   const io = ctx.io;
-  const quota = ctx.globals.rate ? Number.parseFloat(ctx.globals.rate) : DEFAULT_QUOTA_PER_MINUTE;
+  const quota = client.ratePerMinute ?? DEFAULT_QUOTA_PER_MINUTE;
   const command = `tokenintel ${process.argv.slice(2).join(" ")}`;
   let previous: Map<string, string> | undefined;
   let interval = parsed.watchMs!;

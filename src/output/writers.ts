@@ -22,7 +22,6 @@ export interface WriterOptions {
 export interface RecordWriter {
   write(batch: unknown[]): Promise<void>;
   end(): Promise<void>;
-  readonly count: number;
 }
 
 export function createWriter(format: OutputFormat, io: IO, options: WriterOptions): RecordWriter {
@@ -68,7 +67,6 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
 
 /** One record a line, written as soon as its batch arrives. */
 class NdjsonWriter implements RecordWriter {
-  count = 0;
   constructor(
     private readonly io: IO,
     private readonly project: (r: unknown) => unknown,
@@ -76,7 +74,6 @@ class NdjsonWriter implements RecordWriter {
   async write(batch: unknown[]): Promise<void> {
     let text = "";
     for (const record of batch) text += `${stringifyJson(this.project(record))}\n`;
-    this.count += batch.length;
     await this.io.out(text);
   }
   async end(): Promise<void> {}
@@ -86,9 +83,6 @@ class NdjsonWriter implements RecordWriter {
 class BufferedWriter implements RecordWriter {
   private readonly records: unknown[] = [];
   constructor(private readonly flush: (records: unknown[]) => Promise<void>) {}
-  get count(): number {
-    return this.records.length;
-  }
   async write(batch: unknown[]): Promise<void> {
     for (const record of batch) this.records.push(record);
   }

@@ -100,7 +100,7 @@ export function rng(seed: number): () => number {
 
 const dec = (n: number, digits: number) => n.toFixed(digits);
 
-interface TokenBase {
+export interface TokenBase {
   index: number;
   chain: SandboxChain;
   id: string;

@@ -336,26 +336,33 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       if (method !== "GET") throw new HttpError(405, `${method} is not allowed on ${path}`);
       return handler();
     };
+    /** A keyed, paged listing of records: market, agents and TA answer alike. */
+    const listing = (o: {
+      chainRequired: boolean;
+      tickers: string;
+      pageSize: number;
+      record: (t: TokenBase) => unknown;
+      only?: (t: TokenBase) => boolean;
+    }) =>
+      get(() => {
+        requireKey(param(query, "api_key"));
+        const tokens = selectTokens(query, chainOf(query, o.chainRequired), o.tickers).filter(
+          o.only ?? (() => true),
+        );
+        const page = paged(tokens, pageOf(query), o.pageSize, random);
+        return {
+          body: { success: true, data: page.items.map(o.record), meta: { pagination: page.pagination } },
+        };
+      });
     switch (path) {
       case "/v1/crypto-market":
         return { redirect: `/v1/crypto-market/${url.search}` };
       case "/v1/crypto-market/":
-        return get(() => {
-          requireKey(param(query, "api_key"));
-          const chain = chainOf(query, true);
-          const page = paged(
-            selectTokens(query, chain, "token_tickers"),
-            pageOf(query),
-            PAGE_SIZES.market,
-            random,
-          );
-          return {
-            body: {
-              success: true,
-              data: page.items.map((t) => data.marketRecord(t)),
-              meta: { pagination: page.pagination },
-            },
-          };
+        return listing({
+          chainRequired: true,
+          tickers: "token_tickers",
+          pageSize: PAGE_SIZES.market,
+          record: (t) => data.marketRecord(t),
         });
       case "/v1/crypto-metainfo":
       case "/v1/crypto-metainfo/":
@@ -379,39 +386,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         });
       case "/v1/agents":
       case "/v1/agents/":
-        return get(() => {
-          requireKey(param(query, "api_key"));
-          const chain = chainOf(query, true);
-          const tokens = selectTokens(query, chain, "agent_tickers").filter(
-            (t) => t.ecosystem === SANDBOX_ECOSYSTEM,
-          );
-          const page = paged(tokens, pageOf(query), PAGE_SIZES.agents, random);
-          return {
-            body: {
-              success: true,
-              data: page.items.map((t) => data.agentRecord(t)),
-              meta: { pagination: page.pagination },
-            },
-          };
+        return listing({
+          chainRequired: true,
+          tickers: "agent_tickers",
+          pageSize: PAGE_SIZES.agents,
+          record: (t) => data.agentRecord(t),
+          only: (t) => t.ecosystem === SANDBOX_ECOSYSTEM,
         });
       case "/v1/token-ta":
       case "/v1/token-ta/":
-        return get(() => {
-          requireKey(param(query, "api_key"));
-          const chain = chainOf(query, false);
-          const page = paged(
-            selectTokens(query, chain, "token_tickers"),
-            pageOf(query),
-            PAGE_SIZES.ta,
-            random,
-          );
-          return {
-            body: {
-              success: true,
-              data: page.items.map((t) => data.taRecord(t)),
-              meta: { pagination: page.pagination },
-            },
-          };
+        return listing({
+          chainRequired: false,
+          tickers: "token_tickers",
+          pageSize: PAGE_SIZES.ta,
+          record: (t) => data.taRecord(t),
         });
       case "/v1/trending":
         return get(() => {
