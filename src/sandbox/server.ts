@@ -8,6 +8,7 @@ import {
   SANDBOX_ECOSYSTEM,
   type SandboxChain,
   SandboxData,
+  type TokenBase,
 } from "./data.js";
 import { type FaultOptions, FaultPlan } from "./faults.js";
 
