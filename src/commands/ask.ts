@@ -4,7 +4,7 @@ import { stringifyJson } from "../api/json.js";
 import { askDataSchema, describeIssue } from "../api/schemas.js";
 import type { Context } from "../context.js";
 import { ApiError, UsageError } from "../errors.js";
-import { ASK_COLUMNS } from "../output/columns.js";
+import { ASK_COLUMNS, columnForPath } from "../output/columns.js";
 import { createWriter } from "../output/writers.js";
 import { resolveOutput } from "./data-command.js";
 import { chainSchema, parseFields, parseFlag } from "./options.js";
@@ -28,11 +28,8 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
   const chain = raw.chain === undefined ? undefined : parseFlag("--chain", chainSchema, raw.chain);
   const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(
-    raw.fields || raw.columns ? [...(raw.fields ?? []), ...(raw.columns ?? [])] : undefined,
-    ASK_TOKEN_DETAIL,
-    "ask token details",
-  );
+  const fields = parseFields(raw.fields, ASK_TOKEN_DETAIL, "ask token details");
+  const chosen = parseFields(raw.columns, ASK_TOKEN_DETAIL, "ask token details", "--columns") ?? fields;
 
   const client = await ctx.client({ keyRequired: true });
   const res = await client.request("/v1/ask-loky", {
@@ -71,7 +68,12 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
   }
   const writer = createWriter(format, ctx.io, {
     fields,
-    columns: () => (raw.wide ? [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide] : ASK_COLUMNS.columns),
+    columns: () =>
+      chosen
+        ? chosen.map(columnForPath)
+        : raw.wide
+          ? [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide]
+          : ASK_COLUMNS.columns,
     emptyMessage: "No token details in this answer.",
   });
   await writer.write(details);

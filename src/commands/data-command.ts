@@ -11,7 +11,7 @@ import {
 } from "../api/records.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../errors.js";
-import type { Column } from "../output/columns.js";
+import { type Column, columnForPath } from "../output/columns.js";
 import { ProgressLine } from "../output/progress.js";
 import { parseSort, type SortSpec } from "../output/sort.js";
 import { createWriter, type OutputFormat } from "../output/writers.js";
@@ -145,11 +145,8 @@ export async function parseDataOptions(
     );
   }
   const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(
-    raw.fields || raw.columns ? [...(raw.fields ?? []), ...(raw.columns ?? [])] : undefined,
-    spec.shape,
-    spec.name,
-  );
+  const fields = parseFields(raw.fields, spec.shape, spec.name);
+  const chosen = parseFields(raw.columns, spec.shape, spec.name, "--columns") ?? fields;
   const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, raw) : undefined;
   const view = raw.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
@@ -160,7 +157,9 @@ export async function parseDataOptions(
   }
   const wide = Boolean(raw.wide);
   const grid = spec.table.grid;
+  // --columns picks the table's columns (--fields too, for every format); else the view's own.
   const columns = (records: unknown[]) => {
+    if (chosen) return chosen.map(columnForPath);
     const base = grid ? grid(records) : layout.columns;
     return wide ? [...base, ...layout.wide] : base;
   };

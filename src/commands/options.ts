@@ -105,8 +105,9 @@ export function parseFields(
   values: string | string[] | undefined,
   shape: Shape,
   what: string,
+  flag = "--fields",
 ): string[] | undefined {
-  const paths = parseList("--fields", values);
+  const paths = parseList(flag, values);
   if (!paths) return undefined;
   const known = new Set(dotPaths(shape));
   for (const path of paths) {
@@ -114,7 +115,7 @@ export function parseFields(
       const leaf = path.split(".").pop()!;
       const near = [...known].filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
       throw new UsageError(
-        `--fields: unknown field "${path}" for ${what}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+        `${flag}: unknown field "${path}" for ${what}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
       );
     }
   }

@@ -1,6 +1,6 @@
 import { LosslessNumber, stringifyJson } from "../api/json.js";
 import type { IO } from "../io.js";
-import { type Column, columnForPath } from "./columns.js";
+import type { Column } from "./columns.js";
 import { flatten, pickPaths } from "./paths.js";
 import { type SortSpec, sortRecords } from "./sort.js";
 
@@ -53,7 +53,7 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
           io.err(options.emptyMessage ?? "No results.");
           return;
         }
-        const columns = options.fields ? options.fields.map(columnForPath) : options.columns(records);
+        const columns = options.columns(records);
         const { renderTable } = await import("./table.js");
         const table = renderTable(records, columns, io, { width: io.stdoutIsTTY ? io.columns : undefined });
         await io.out(table.text);

@@ -207,6 +207,17 @@ describe("output formats", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^\s*token_info\.symbol\s+token_metrics\.usd_price$/);
   });
 
+  it("--columns chooses the table's columns and leaves the data of other formats whole", async () => {
+    const cols = ["--columns", "token_info.symbol,token_metrics.mcap"];
+    const table = await cli([...args, ...cols, "-o", "table"]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^token_info\.symbol\s+token_metrics\.mcap$/);
+    const json = JSON.parse((await cli([...args, ...cols, "--json"])).stdout) as unknown[];
+    expect(json[0]).toEqual(sandbox.data.marketRecord(expectedVirtuals("base")[0]!));
+    const bad = await cli([...args, "--columns", "token_info.nope"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--columns: unknown field "token_info.nope"/);
+  });
+
   it("keeps numbers with more digits than a double holds exactly as sent", async () => {
     // The binary parses with exact numbers; checked here through a server that sends them.
     const { createServer } = await import("node:http");

@@ -94,6 +94,16 @@ describe("--pay", () => {
     );
   });
 
+  it("pays only for pages it needs: no pages are requested ahead when each one costs money", async () => {
+    const s = await sandbox();
+    const r = await directory(s, ["--pay", "--max-spend", "1", "--ndjson"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(1000);
+    // 10 full pages and the empty one that ends the list; with a key, up to 3 more go ahead.
+    expect(s.stats.payments).toEqual({ accepted: 11, refused: 0 });
+    expect(s.stats.byPath["/v1/crypto-metainfo"]).toBe(22); // each paid page: a 402, then the paid request
+  });
+
   it("a retried request after a payment was accepted does not pay twice", async () => {
     // 502s from a gateway in front: the paid request is sent again with the same payment.
     const s = await sandbox({ failRate: 0.4, seed: 3 });
