@@ -21,6 +21,10 @@ afterAll(async () => {
   expect(transcript.join("\n")).not.toContain(KEY);
 });
 
+/** Runs against another sandbox (one started with other options), with the same key. */
+const cliAt = (server: SandboxServer, args: string[]) =>
+  run(["--base-url", server.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY } });
+
 const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
   run(["--base-url", sandbox.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
 
@@ -125,13 +129,7 @@ describe("market", () => {
   it("removes records the server repeats across pages", async () => {
     const dupes = await startSandbox({ port: 0, apiKey: KEY, duplicateRate: 1 });
     try {
-      const r = await run(
-        ["--base-url", dupes.url, "market", "-c", "base", "-e", "virtuals", "--ndjson"],
-        dir.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY },
-        },
-      );
+      const r = await cliAt(dupes, ["market", "-c", "base", "-e", "virtuals", "--ndjson"]);
       expect(r.code).toBe(0);
       const ids = r.stdout
         .trim()
@@ -278,13 +276,7 @@ describe("directory, agents, ta, ask", () => {
     for (const style of ["bare", "paginated"] as const) {
       const s = await startSandbox({ port: 0, apiKey: KEY, directoryStyle: style });
       try {
-        const r = await run(
-          ["--base-url", s.url, "directory", "-c", "solana", "-e", "virtuals", "--json"],
-          dir.path,
-          {
-            env: { TOKENINTEL_API_KEY: KEY },
-          },
-        );
+        const r = await cliAt(s, ["directory", "-c", "solana", "-e", "virtuals", "--json"]);
         expect(r.code).toBe(0);
         const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
         expect(ids).toEqual(s.data.list("solana", "virtuals").map((t) => t.id));

@@ -23,6 +23,9 @@ afterAll(async () => {
   dir.remove();
 });
 
+/** Five virtuals tokens on Base: the table most of these tests look at. */
+const FIVE = ["market", "-c", "base", "-e", "virtuals", "--limit", "5"];
+
 const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 function inPty(commandLine: string, env: Record<string, string> = {}) {
@@ -70,10 +73,7 @@ describe("tables in a terminal", () => {
       [[], { NO_COLOR: "1" }],
       [[], { TERM: "dumb" }],
     ] as Array<[string[], Record<string, string>]>) {
-      const s = inPty(
-        tokenintel(sandbox, [...args, "market", "-c", "base", "-e", "virtuals", "--limit", "5"]),
-        env,
-      );
+      const s = inPty(tokenintel(sandbox, [...args, ...FIVE]), env);
       expect(await s.exited).toBe(0);
       expect(s.screen()).toContain("SYMBOL");
       expect(s.screen()).not.toMatch(/\x1b\[/);
@@ -81,21 +81,9 @@ describe("tables in a terminal", () => {
   });
 
   it("--color always colours even through a pipe; auto does not", async () => {
-    const always = await runPiped([
-      "--color",
-      "always",
-      "market",
-      "-c",
-      "base",
-      "-e",
-      "virtuals",
-      "--limit",
-      "5",
-      "-o",
-      "table",
-    ]);
+    const always = await runPiped(["--color", "always", ...FIVE, "-o", "table"]);
     expect(always.stdout).toMatch(/\x1b\[3[12]m/);
-    const auto = await runPiped(["market", "-c", "base", "-e", "virtuals", "--limit", "5", "-o", "table"]);
+    const auto = await runPiped([...FIVE, "-o", "table"]);
     expect(auto.stdout).not.toMatch(/\x1b\[/);
     // Piped, times are ISO; on a terminal they are relative.
     const wide = await runPiped([
@@ -164,9 +152,7 @@ describe("tables in a terminal", () => {
 
 describe("--watch", () => {
   it("redraws in place, highlights what changed, and leaves a clean screen on Ctrl-C", async () => {
-    const s = inPty(
-      tokenintel(live, ["market", "-c", "base", "-e", "virtuals", "--limit", "5", "--watch", "1s"]),
-    );
+    const s = inPty(tokenintel(live, [...FIVE, "--watch", "1s"]));
     await s.waitFor((screen) => (screen.match(/Every 1s/g) ?? []).length >= 2, "two refreshes");
     const screen = s.screen();
     expect(screen.startsWith("\x1b[?1049h")).toBe(true);
