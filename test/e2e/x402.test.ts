@@ -112,7 +112,12 @@ describe("--pay", () => {
     expect(r.stdout.trim().split("\n")).toHaveLength(500);
     expect(s.stats.byStatus[502]).toBeGreaterThan(0);
     expect(s.stats.payments).toEqual({ accepted: 5, refused: 0 });
-    expect(r.stderr).toMatch(/paid 5 requests, 0\.025 USDC/);
+    // Exactly 5 signed: a payment sent again with its retry is not signed anew.
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(
+        `^tokenintel: paid 5 requests, 0\\.025 USDC on Base, from ${short}; settlement 0x[0-9a-f]{64} \\(\\+4 more\\)$`,
+      ),
+    );
   });
 });
 
