@@ -1,7 +1,7 @@
 // Fault injection for the sandbox, seeded so that a run repeats: whether a request fails depends on
 // the seed, the request (without its key) and how many times that request was seen before.
 
-import { rng } from "./data.js";
+import { rng } from "./tokens.js";
 
 export interface FaultOptions {
   /** Added latency per request, in ms. */

@@ -1,0 +1,90 @@
+import type { SandboxData, TokenBase } from "../data.js";
+import { HttpError, paged, type QueryReader, type RouteResult } from "../http.js";
+import type { SandboxOptions } from "../options.js";
+
+/** One request as a handler sees it. */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  url: URL;
+  query: QueryReader;
+  /** The body of a POST, as text. */
+  body: string;
+  /** This request's seeded randomness (faults.ts). */
+  random: () => number;
+  /** A keyless request that carried an accepted x402 payment. */
+  paid: boolean;
+}
+
+/** What every handler may use: the data set, the options, and the answers shared between them. */
+export interface SandboxContext {
+  data: SandboxData;
+  options: SandboxOptions;
+  apiKey: string;
+  /** The 402 answer that asks for a payment (x402.ts). */
+  paymentRequired(url: URL): RouteResult;
+}
+
+export type Handler = (req: SandboxRequest, ctx: SandboxContext) => RouteResult;
+
+export function requireKey(ctx: SandboxContext, key: string | undefined): void {
+  if (!key) throw new HttpError(401, "api_key is required");
+  if (key !== ctx.apiKey) throw new HttpError(401, "Invalid API key");
+}
+
+/** GET only. */
+export function get(handler: Handler): Handler {
+  return (req, ctx) => {
+    if (req.method !== "GET") throw new HttpError(405, `${req.method} is not allowed on ${req.path}`);
+    return handler(req, ctx);
+  };
+}
+
+/** A page of `list`, repeating a record of the page before at the configured duplicate rate. */
+export function pageOf<T>(req: SandboxRequest, ctx: SandboxContext, list: T[], size: number) {
+  const rate = ctx.options.duplicateRate;
+  return paged(list, req.query.page(), size, rate ? () => req.random() < rate : undefined);
+}
+
+/** The tokens a request selects: by tickers, addresses or ids, else the chain and ecosystem listing. */
+export function selectTokens(
+  req: SandboxRequest,
+  ctx: SandboxContext,
+  chainRequired: boolean,
+  tickerParam: string,
+): TokenBase[] {
+  const { query } = req;
+  const chain = query.chain(chainRequired);
+  const tickers = query.list(tickerParam);
+  const addresses = query.list("token_addresses");
+  const ids = query.list("token_ids");
+  const ecosystem = query.ecosystem();
+  let tokens = ctx.data.list(chain, ecosystem);
+  if (tickers) tokens = ctx.data.findBySymbols(chain, tickers);
+  else if (addresses) tokens = ctx.data.findByAddresses(chain, addresses);
+  else if (ids) tokens = ctx.data.findByIds(chain, ids);
+  if (ecosystem && (tickers || addresses || ids)) tokens = tokens.filter((t) => t.ecosystem === ecosystem);
+  return tokens;
+}
+
+/** A keyed, paged listing of records: market, agents and TA answer alike. */
+export function keyedListing(o: {
+  chainRequired: boolean;
+  tickers: string;
+  pageSize: number;
+  record: (ctx: SandboxContext, t: TokenBase) => unknown;
+  only?: (t: TokenBase) => boolean;
+}): Handler {
+  return get((req, ctx) => {
+    requireKey(ctx, req.query.param("api_key"));
+    const tokens = selectTokens(req, ctx, o.chainRequired, o.tickers).filter(o.only ?? (() => true));
+    const page = pageOf(req, ctx, tokens, o.pageSize);
+    return {
+      body: {
+        success: true,
+        data: page.items.map((t) => o.record(ctx, t)),
+        meta: { pagination: page.pagination },
+      },
+    };
+  });
+}

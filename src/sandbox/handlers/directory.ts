@@ -1,0 +1,20 @@
+import { PAGE_SIZES } from "../../spec/api.js";
+import { get, type Handler, pageOf, requireKey, selectTokens } from "./context.js";
+
+/**
+ * GET /v1/crypto-metainfo (api.md §4.2): the directory, with a key or paid per request (x402).
+ * It answers in the style the options choose: the spec's envelope, a bare array, or paginated.
+ */
+export const directory: Handler = get((req, ctx) => {
+  const key = req.query.param("api_key");
+  if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
+  if (key !== undefined) requireKey(ctx, key);
+  const tokens = selectTokens(req, ctx, true, "token_tickers");
+  const page = pageOf(req, ctx, tokens, PAGE_SIZES.directory);
+  const records = page.items.map((t) => ctx.data.directoryRecord(t));
+  const style = ctx.options.directoryStyle ?? "envelope";
+  if (style === "bare") return { body: records };
+  if (style === "paginated")
+    return { body: { success: true, data: records, meta: { pagination: page.pagination } } };
+  return { body: { success: true, data: records } };
+});

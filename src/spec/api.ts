@@ -1,0 +1,16 @@
+// Facts of the API (api.md and live-notes.md), in one place for the client, the sandbox and shell
+// completion: chains, the one documented ecosystem, page sizes and the selector limit.
+
+export const CHAINS = ["base", "solana"] as const;
+export type Chain = (typeof CHAINS)[number];
+
+/** The one documented ecosystem value (live-notes); passed through as given otherwise. */
+export const ECOSYSTEM = "virtuals";
+
+/** Items a page holds, per endpoint (api.md §8; trending as the sandbox serves it). */
+export const PAGE_SIZES = { market: 30, directory: 100, agents: 30, ta: 30, trending: 20 } as const;
+
+/** Items one selector parameter (`token_tickers`, `token_addresses`, ...) may carry (api.md §8). */
+export const MAX_SELECTOR_ITEMS = 30;
+
+export const DEFAULT_BASE_URL = "https://api.dapplooker.com";
