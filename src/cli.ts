@@ -1,80 +1,37 @@
-import { Command, CommanderError, Option } from "commander";
-import { COMMANDS } from "./commands/definitions.js";
-import type { Context, GlobalOptions } from "./context.js";
+import { CommanderError } from "commander";
+import type { Context } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
-import { type ColorMode, IO } from "./io.js";
+import { GLOBAL_FLAGS } from "./flags/global.js";
+import { IO } from "./io.js";
+import { buildProgram, COMMANDS } from "./program.js";
 
-declare const __TOKENINTEL_VERSION__: string;
-const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSION__ : "0.0.0-dev";
-
-// The program: global flags, the commands and their flags (declarative and cheap), and actions
-// that import their command's code only when it runs. This file holds the only process.exit.
+// The entry point: reads the command line, validates the global flags before any command runs,
+// runs the command, and maps whatever happened to one line and an exit code. The only
+// process.exit is here.
 
 const abort = new AbortController();
 const io = new IO();
 let context: Context | undefined;
 
-async function contextFor(cmd: Command): Promise<Context> {
-  const globals = cmd.optsWithGlobals() as GlobalOptions;
-  const { Context } = await import("./context.js");
+/** The run's context, made once from the global flags (checked here, before the command runs). */
+async function contextFor(argv: readonly string[], cmd: import("commander").Command): Promise<Context> {
+  if (context) return context;
+  const [{ parseFlags }, { Context }] = await Promise.all([
+    import("./flags/parse.js"),
+    import("./context.js"),
+  ]);
+  const globals = parseFlags(GLOBAL_FLAGS, cmd.optsWithGlobals());
   if (globals.color === false) io.setColorMode("never");
-  else if (typeof globals.color === "string") io.setColorMode(globals.color as ColorMode);
-  context = new Context(io, globals, abort.signal);
+  else if (globals.color !== undefined) io.setColorMode(globals.color);
+  context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`);
   return context;
 }
 
-/**
- * The program. Commands other than the one being run are only a name and a line of help (enough
- * for the command list and for suggestions); `all` defines every command in full.
- */
-export function buildProgram(argv: readonly string[], all = false): Command {
-  const program = new Command("tokenintel")
-    .description(
-      "Token intelligence in your terminal: market data, holders, smart money, dev wallets, social mindshare, agents and TA for tokens on Base and Solana.",
-    )
-    .version(VERSION, "-V, --version", "print the version")
-    .option(
-      "--api-key <key>",
-      "API key for this run (prefer 'auth login' or TOKENINTEL_API_KEY: flags show up in shell history)",
-    )
-    .option("--base-url <url>", "API base URL (default https://api.dapplooker.com, or TOKENINTEL_BASE_URL)")
-    .option("--sandbox", "run against a local sandbox API started for this command (no account, no network)")
-    .option("--timeout <duration>", "per-request timeout, e.g. 30s or 500ms (default 30s)")
-    .option("--retries <n>", "retries for failed idempotent requests (default 3)")
-    .option("--rate <n/min>", "at most this many requests a minute, e.g. 90/min")
-    .option("--concurrency <n>", "requests in flight at once (default 4)")
-    .option("-v, --verbose", "log each request (key redacted) and full errors to stderr")
-    .option("-q, --quiet", "say nothing on stderr but errors and warnings")
-    .addOption(
-      new Option("--color <when>", "colour: auto (a terminal, unless NO_COLOR), always or never").choices([
-        "auto",
-        "always",
-        "never",
-      ]),
-    )
-    .option("--no-color", "never colour the output (same as --color never)")
-    .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
-    .exitOverride()
-    .configureOutput({
-      writeOut: (s) => process.stdout.write(s),
-      writeErr: (s) => process.stderr.write(s),
-      outputError: (s, write) => write(`tokenintel: ${s.replace(/^error: /, "")}`),
-    });
-
-  const target = all ? undefined : invokedCommand(program, argv);
-  for (const def of COMMANDS) {
-    const cmd = program.command(def.name).description(def.description);
-    if (all || def.name === target) def.define(cmd, contextFor, () => buildProgram(argv, true));
-  }
-  return program;
-}
-
 /** The command named on the line: the first word that is not a global option or its value. */
-function invokedCommand(program: Command, argv: readonly string[]): string | undefined {
+function invokedCommand(argv: readonly string[]): string | undefined {
   const takesValue = new Set<string>();
-  for (const o of program.options) {
-    if (o.required || o.optional) for (const f of [o.long, o.short]) if (f) takesValue.add(f);
+  for (const flag of Object.values(GLOBAL_FLAGS)) {
+    if (/[<[]/.test(flag.flags)) for (const f of flag.flags.match(/--?[a-z0-9-]+/g) ?? []) takesValue.add(f);
   }
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -89,7 +46,8 @@ function invokedCommand(program: Command, argv: readonly string[]): string | und
 }
 
 /** Maps any failure to one line on stderr and an exit code. */
-function report(error: unknown, verbose: boolean): number {
+function report(error: unknown): number {
+  const verbose = Boolean(context?.globals.verbose);
   if (error instanceof CommanderError) {
     if (
       error.code === "commander.helpDisplayed" ||
@@ -127,17 +85,15 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGTERM", onSignal(143));
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
 
-  const program = buildProgram(argv);
-  if (argv.length <= 2) {
-    program.outputHelp();
-    process.exitCode = ExitCode.ok;
-    return;
-  }
+  const target = invokedCommand(argv);
+  const only = target !== undefined && Object.hasOwn(COMMANDS, target) ? target : undefined;
   let code: number = ExitCode.ok;
   try {
-    await program.parseAsync(argv);
+    const program = await buildProgram({ only, contextFor: (cmd) => contextFor(argv, cmd) });
+    if (argv.length <= 2) program.outputHelp();
+    else await program.parseAsync(argv);
   } catch (error) {
-    code = report(error, argv.includes("--verbose") || argv.includes("-v"));
+    code = report(error);
   } finally {
     await context?.close().catch(() => {});
   }

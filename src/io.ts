@@ -1,9 +1,11 @@
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
+import { InterruptedError, UsageError } from "./errors.js";
 import { sanitizeInline } from "./output/sanitize.js";
 
 export type ColorMode = "auto" | "always" | "never";
 
 export interface IOOptions {
+  stdin?: NodeJS.ReadStream | (Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown });
   stdout?: Writable & { isTTY?: boolean; columns?: number };
   stderr?: Writable & { isTTY?: boolean; columns?: number };
   env?: NodeJS.ProcessEnv;
@@ -15,6 +17,7 @@ export interface IOOptions {
  * warnings and errors go to stderr. Every stderr line passes through the secret redactor.
  */
 export class IO {
+  readonly stdin: NonNullable<IOOptions["stdin"]>;
   readonly stdout: Writable;
   readonly stderr: Writable;
   readonly stdoutIsTTY: boolean;
@@ -30,6 +33,7 @@ export class IO {
   constructor(options: IOOptions = {}) {
     const env = options.env ?? process.env;
     this.env = env;
+    this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
     const forceTTY = env.TOKENINTEL_FORCE_TTY === "1";
@@ -81,6 +85,53 @@ export class IO {
 
   warn(message: string): void {
     this.err(`tokenintel: warning: ${message}`);
+  }
+
+  get stdinIsTTY(): boolean {
+    return Boolean(this.stdin.isTTY);
+  }
+
+  /**
+   * All of standard input, as text. `what` names the input for the message when stdin is a
+   * terminal (nobody piped anything in, so reading would wait forever).
+   */
+  async readInput(what: string): Promise<string> {
+    if (this.stdinIsTTY)
+      throw new UsageError(`${what} reads standard input, but it is a terminal; pipe the input in`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.stdin)
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    return Buffer.concat(chunks).toString("utf8");
+  }
+
+  /** Reads a line from the terminal without echoing it; raw mode is on before the prompt shows. */
+  promptHidden(prompt: string): Promise<string> {
+    const stdin = this.stdin as NodeJS.ReadStream;
+    stdin.setRawMode(true);
+    stdin.setEncoding("utf8");
+    this.stderr.write(prompt);
+    return new Promise((resolve, reject) => {
+      let value = "";
+      const finish = (error?: Error) => {
+        stdin.setRawMode(false);
+        stdin.pause();
+        stdin.off("data", onData);
+        this.stderr.write("\n");
+        if (error) reject(error);
+        else resolve(value);
+      };
+      const onData = (chunk: string) => {
+        for (const ch of chunk) {
+          if (ch === "\r" || ch === "\n") return finish();
+          if (ch === "\u0003") return finish(new InterruptedError());
+          if (ch === "\u0004") return finish();
+          if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+          else if (ch >= " ") value += ch;
+        }
+      };
+      stdin.on("data", onData);
+      stdin.resume();
+    });
   }
 }
 

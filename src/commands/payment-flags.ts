@@ -5,17 +5,13 @@ import {
   DEFAULT_MAX_SPEND,
   type PaymentOptions,
 } from "../api/payment.js";
-import type { Context } from "../context.js";
+import type { RunContext } from "../context.js";
 import { UsageError } from "../errors.js";
+import type { PAYMENT_FLAGS } from "../flags/payment.js";
+import type { FlagValues } from "../flags/table.js";
 
 /** The payment flags of the commands that can reach a keyless endpoint (directory, api). */
-export interface RawPaymentOptions {
-  pay?: boolean;
-  walletKeyFile?: string;
-  maxPayment?: string;
-  maxSpend?: string;
-  dryRun?: boolean;
-}
+export type RawPaymentOptions = FlagValues<typeof PAYMENT_FLAGS>;
 
 const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
@@ -23,7 +19,7 @@ const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
  * Checks the payment flags before any request. The wallet key comes from TOKENINTEL_WALLET_KEY or
  * from --wallet-key-file, never from an argument; it is registered as a secret at once.
  */
-export function parsePaymentFlags(ctx: Context, raw: RawPaymentOptions): PaymentOptions | undefined {
+export function parsePaymentFlags(ctx: RunContext, raw: RawPaymentOptions): PaymentOptions | undefined {
   const maxPayment = checkAmountFlag("--max-payment", raw.maxPayment ?? DEFAULT_MAX_PAYMENT);
   const maxSpend = checkAmountFlag("--max-spend", raw.maxSpend ?? DEFAULT_MAX_SPEND);
   if (!raw.pay && !raw.dryRun) {
@@ -46,8 +42,8 @@ export function parsePaymentFlags(ctx: Context, raw: RawPaymentOptions): Payment
     ctx.io.addSecret(walletKey);
     if (!PRIVATE_KEY.test(walletKey))
       throw new UsageError(`--wallet-key-file: ${raw.walletKeyFile} does not hold a 32-byte hex private key`);
-  } else if (ctx.env.TOKENINTEL_WALLET_KEY) {
-    walletKey = ctx.env.TOKENINTEL_WALLET_KEY.trim();
+  } else if (ctx.io.env.TOKENINTEL_WALLET_KEY) {
+    walletKey = ctx.io.env.TOKENINTEL_WALLET_KEY.trim();
     ctx.io.addSecret(walletKey);
     if (!PRIVATE_KEY.test(walletKey))
       throw new UsageError("TOKENINTEL_WALLET_KEY does not hold a 32-byte hex private key");

@@ -1,6 +1,4 @@
-import { dotPaths, type Shape } from "../api/fields.js";
 import { LosslessNumber } from "../api/json.js";
-import { UsageError } from "../errors.js";
 import { numberToPlain } from "./format.js";
 import { getPath } from "./paths.js";
 
@@ -10,15 +8,6 @@ import { getPath } from "./paths.js";
 export interface SortSpec {
   path: string;
   descending: boolean;
-}
-
-export function parseSort(text: string | undefined, shape: Shape, what: string): SortSpec | undefined {
-  if (text === undefined) return undefined;
-  const m = /^([^:]+?)(?::(asc|desc))?$/i.exec(text.trim());
-  if (!m) throw new UsageError(`--sort: expected <field>[:asc|desc], got ${JSON.stringify(text)}`);
-  const path = m[1]!;
-  if (!dotPaths(shape).includes(path)) throw new UsageError(`--sort: unknown field "${path}" for ${what}`);
-  return { path, descending: m[2]?.toLowerCase() === "desc" };
 }
 
 const DECIMAL = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;

@@ -1,11 +1,11 @@
 import { LosslessNumber, stringifyJson } from "../api/json.js";
 import type { IO } from "../io.js";
 import type { Column } from "./columns.js";
+import type { OutputFormat } from "./formats.js";
 import { flatten, pickPaths } from "./paths.js";
 import { type SortSpec, sortRecords } from "./sort.js";
 
-export type OutputFormat = "table" | "json" | "ndjson" | "csv";
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ["table", "json", "ndjson", "csv"];
+export { OUTPUT_FORMATS, type OutputFormat } from "./formats.js";
 
 export interface WriterOptions {
   /** Keep only these dot paths. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { apiPath, parseField } from "../../src/commands/api.js";
+import { apiPath, parseField } from "../../src/commands/api/run.js";
 
 describe("parseField", () => {
   it("keeps -f values as strings", async () => {

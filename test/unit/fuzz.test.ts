@@ -3,11 +3,16 @@ import { describe, expect, it } from "vitest";
 import { MARKET_RECORD } from "../../src/api/fields.js";
 import { parseJson } from "../../src/api/json.js";
 import { readPage } from "../../src/api/pager.js";
-import { durationSchema, parseFields, parseFlag, positiveInt } from "../../src/commands/options.js";
+import { checkPaths } from "../../src/commands/data/paths.js";
+import { MARKET } from "../../src/commands/market/spec.js";
 import { CliError } from "../../src/errors.js";
-import { cellValue, formatCell, MARKET_COLUMNS } from "../../src/output/columns.js";
+import { durationSchema, parseValue as parseFlag, splitList, wholeNumber } from "../../src/flags/values.js";
+import { cellValue, formatCell } from "../../src/output/columns.js";
 
-const ALL_MARKET_COLUMNS = Object.values(MARKET_COLUMNS).flatMap((v) => [...v.columns, ...v.wide]);
+const positiveInt = (what: string) => wholeNumber(what, 1);
+const parseFields = (text: string, shape: typeof MARKET_RECORD, what: string) =>
+  checkPaths("--fields", splitList("--fields", text), shape, what);
+const ALL_MARKET_COLUMNS = Object.values(MARKET.table.views).flatMap((v) => [...v.columns, ...v.wide]);
 const CTX = { relativeTime: true, now: Date.now() };
 
 import {

@@ -1,8 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MARKET_RECORD } from "../../src/api/fields.js";
-import { durationSchema, parseFields, parseFlag, parseList, rateSchema } from "../../src/commands/options.js";
+import { checkPaths } from "../../src/commands/data/paths.js";
 import { UsageError } from "../../src/errors.js";
+import { durationSchema, parseValue as parseFlag, rateSchema, splitList } from "../../src/flags/values.js";
+
+const parseList = (flag: string, values: string | string[]) => splitList(flag, values);
+const parseFields = (text: string, shape: typeof MARKET_RECORD, what: string) =>
+  checkPaths("--fields", splitList("--fields", text), shape, what);
 
 describe("parseList", () => {
   it("splits on commas, trims, drops repeats, keeps escaped commas", () => {

@@ -1,8 +1,15 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
 import { LosslessNumber } from "../../src/api/json.js";
+import { MARKET } from "../../src/commands/market/spec.js";
+import { TA } from "../../src/commands/ta/spec.js";
 import { IO } from "../../src/io.js";
-import { type Column, formatCell, MARKET_COLUMNS, riskFlags, taColumns } from "../../src/output/columns.js";
+import { type Column, formatCell } from "../../src/output/columns.js";
+import { riskFlags } from "../../src/output/risk.js";
+
+const MARKET_COLUMNS = MARKET.table.views as Record<"overview", { columns: Column[] }>;
+const taColumns = TA.table.grid!;
+
 import { formatTime } from "../../src/output/format.js";
 import { renderMarkdown } from "../../src/output/markdown.js";
 import { compareValues, sortRecords } from "../../src/output/sort.js";

@@ -1,99 +1,29 @@
-import type { Shape } from "../api/fields.js";
-import type { Endpoint } from "../api/pager.js";
-import type { PaymentOptions, RequestEstimate } from "../api/payment.js";
+import type { PaymentOptions, RequestEstimate } from "../../api/payment.js";
 import {
-  MAX_SELECTOR_ITEMS,
   type RecordQuery,
   type RecordStreamResult,
   type Selector,
   type SelectorKind,
   streamRecords,
-} from "../api/records.js";
-import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
-import { type Column, columnForPath } from "../output/columns.js";
-import { ProgressLine } from "../output/progress.js";
-import { parseSort, type SortSpec } from "../output/sort.js";
-import { createWriter, type OutputFormat } from "../output/writers.js";
-import {
-  chainSchema,
-  durationSchema,
-  outputSchema,
-  parseFields,
-  parseFlag,
-  parseList,
-  positiveInt,
-} from "./options.js";
-import { parsePaymentFlags, type RawPaymentOptions } from "./payment-flags.js";
-
-/** The raw options commander hands to a data command. */
-export interface RawDataOptions extends RawPaymentOptions {
-  chain?: string;
-  tickers?: string[];
-  addresses?: string[];
-  ids?: string[];
-  ecosystem?: string;
-  limit?: string;
-  page?: string;
-  output?: string;
-  json?: boolean;
-  ndjson?: boolean;
-  fields?: string[];
-  columns?: string[];
-  view?: string;
-  wide?: boolean;
-  sort?: string;
-  watch?: string | boolean;
-}
-
-/** A command's table: named column sets (views), and for TA a grid built from what was sent. */
-export interface TableSpec {
-  views: Record<string, TableLayout>;
-  defaultView: string;
-  grid?: (records: unknown[]) => Column[];
-}
-
-export interface DataCommandSpec {
-  name: string;
-  endpoint: Endpoint;
-  shape: Shape;
-  table: TableSpec;
-  /** Which list flags the command takes, and the query parameter each is sent as. */
-  selectors: Partial<Record<SelectorKind, string>>;
-  chainRequired: boolean;
-  emptyMessage: string;
-}
-
-export interface TableLayout {
-  columns: Column[];
-  /** Added by --wide. */
-  wide: Column[];
-}
+} from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { type Column, columnForPath } from "../../output/columns.js";
+import type { OutputFormat } from "../../output/formats.js";
+import { ProgressLine } from "../../output/progress.js";
+import type { SortSpec } from "../../output/sort.js";
+import { createWriter } from "../../output/writers.js";
+import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
+import { parsePaymentFlags } from "../payment-flags.js";
+import type { DataOptions } from "./flags.js";
+import { chooseFormat } from "./output.js";
+import { checkPaths, parseSortFlag } from "./paths.js";
+import type { DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
 
 const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
-const RAW_FOR: Record<SelectorKind, keyof RawDataOptions> = {
-  ticker: "tickers",
-  address: "addresses",
-  id: "ids",
-};
-
-/** Picks the output format: --output, then --json/--ndjson, then config, then table on a terminal. */
-export async function resolveOutput(
-  ctx: Context,
-  raw: Pick<RawDataOptions, "output" | "json" | "ndjson">,
-): Promise<OutputFormat> {
-  const chosen = [
-    raw.output && parseFlag("--output", outputSchema, raw.output),
-    raw.json && "json",
-    raw.ndjson && "ndjson",
-  ].filter(Boolean) as OutputFormat[];
-  if (new Set(chosen).size > 1)
-    throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
-  if (chosen[0]) return chosen[0];
-  return (await ctx.outputDefault()) ?? (ctx.io.stdoutIsTTY ? "table" : "json");
-}
+const OPTION_FOR = { ticker: "tickers", address: "addresses", id: "ids" } as const;
 
 export interface ParsedDataOptions {
   query: RecordQuery;
@@ -106,73 +36,67 @@ export interface ParsedDataOptions {
   watchMs: number | undefined;
 }
 
-/** Checks every flag before any request; the result is all a run needs. */
+/** Checks what the flags say together, before any request; the result is all a run needs. */
 export async function parseDataOptions(
-  ctx: Context,
+  ctx: RunContext,
   spec: DataCommandSpec,
-  raw: RawDataOptions,
+  opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  const chainValue = raw.chain ?? ctx.defaultChain();
-  if (spec.chainRequired && chainValue === undefined) {
+  const { chainSchema } = await import("../../flags/values.js");
+  const chain = await ctx.settings.get("chain", async () => chainSchema, opts.chain);
+  if (spec.chainRequired && chain === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
     );
   }
-  const chain = chainValue === undefined ? undefined : parseFlag("--chain", chainSchema, chainValue);
 
   let selector: Selector | undefined;
   for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
-    const items = parseList(FLAG_FOR[kind], raw[RAW_FOR[kind]] as string[] | undefined);
+    const items = opts[OPTION_FOR[kind]];
     if (!items) continue;
-    if (selector)
-      throw new UsageError(
-        `use one of ${Object.keys(spec.selectors)
-          .map((k) => FLAG_FOR[k as SelectorKind])
-          .join(", ")} at a time`,
-      );
+    if (selector) {
+      const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+      throw new UsageError(`use one of ${flags.join(", ")} at a time`);
+    }
     selector = { kind, param, items };
   }
-  const ecosystem = raw.ecosystem === undefined ? undefined : raw.ecosystem.trim();
+  const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
-
-  const limit =
-    raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
-  const page =
-    raw.page === undefined ? undefined : parseFlag("--page", positiveInt("of 1 or more"), raw.page);
+  const { limit, page } = opts;
   if (page !== undefined && selector && selector.items.length > MAX_SELECTOR_ITEMS) {
     throw new UsageError(
       `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
     );
   }
-  const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(raw.fields, spec.shape, spec.name);
-  const chosen = parseFields(raw.columns, spec.shape, spec.name, "--columns") ?? fields;
-  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, raw) : undefined;
-  const view = raw.view ?? spec.table.defaultView;
+  const format = await chooseFormat(ctx, opts);
+  const fields = checkPaths("--fields", opts.fields, spec.shape, spec.name);
+  const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
+  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, opts) : undefined;
+  const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
   if (!layout) {
     throw new UsageError(
       `--view: unknown view "${view}" (expected ${Object.keys(spec.table.views).join(", ")})`,
     );
   }
-  const wide = Boolean(raw.wide);
   const grid = spec.table.grid;
   // --columns picks the table's columns (--fields too, for every format); else the view's own.
   const columns = (records: unknown[]) => {
     if (chosen) return chosen.map(columnForPath);
     const base = grid ? grid(records) : layout.columns;
-    return wide ? [...base, ...layout.wide] : base;
+    return opts.wide ? [...base, ...layout.wide] : base;
   };
-  const sort = parseSort(raw.sort, spec.shape, spec.name);
+  const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
   let watchMs: number | undefined;
-  if (raw.watch !== undefined && raw.watch !== false) {
-    watchMs = raw.watch === true ? DEFAULT_WATCH_MS : parseFlag("--watch", durationSchema, raw.watch);
+  if (opts.watch !== undefined) {
+    watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
     if (!ctx.io.stdoutIsTTY)
       throw new UsageError("--watch redraws a terminal; for pipes and cron, run the command on a schedule");
     if (format !== "table")
       throw new UsageError("--watch shows a table; it cannot be combined with --output/--json/--ndjson");
     if (page !== undefined) throw new UsageError("--watch cannot be combined with --page");
   }
+  const window = ctx.settings.concurrency * 2;
   return {
     format,
     fields,
@@ -189,27 +113,26 @@ export async function parseDataOptions(
       selector,
       limit,
       page,
-      window: 0, // set from the client's concurrency below
+      window,
+      // Requests past the end cost nothing with a key, but each one is paid for without one.
+      speculate: payment ? 1 : ctx.settings.concurrency,
     },
   };
 }
 
 /** flags → parsed options → requests (pager and chunker over the client) → records → a writer. */
 export async function runDataCommand(
-  ctx: Context,
+  ctx: RunContext,
   spec: DataCommandSpec,
-  raw: RawDataOptions,
+  opts: DataOptions,
 ): Promise<void> {
-  const parsed = await parseDataOptions(ctx, spec, raw);
+  const parsed = await parseDataOptions(ctx, spec, opts);
   const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
     keyRequired: !spec.endpoint.keyOptional,
     payment,
     estimate: estimateRequests(query),
   });
-  query.window = client.limiter.max * 2;
-  // Requests past the end cost nothing with a key, but each one is paid for without one.
-  query.speculate = payment ? 1 : client.limiter.max;
   if (parsed.watchMs !== undefined) {
     const { runWatch } = await import("./watch.js");
     return runWatch(ctx, client, parsed, spec.emptyMessage);

@@ -1,35 +1,30 @@
-import { serverMessage } from "../api/client.js";
-import { ASK_TOKEN_DETAIL } from "../api/fields.js";
-import { stringifyJson } from "../api/json.js";
-import { askDataSchema, describeIssue } from "../api/schemas.js";
-import type { Context } from "../context.js";
-import { ApiError, UsageError } from "../errors.js";
-import { ASK_COLUMNS, columnForPath } from "../output/columns.js";
-import { createWriter } from "../output/writers.js";
-import { resolveOutput } from "./data-command.js";
-import { chainSchema, parseFields, parseFlag } from "./options.js";
+import { serverMessage } from "../../api/client.js";
+import { ASK_TOKEN_DETAIL } from "../../api/fields.js";
+import { stringifyJson } from "../../api/json.js";
+import { askDataSchema, describeIssue } from "../../api/schemas.js";
+import type { RunContext } from "../../context.js";
+import { ApiError, UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import { columnForPath } from "../../output/columns.js";
+import { createWriter } from "../../output/writers.js";
+import { chooseFormat } from "../data/output.js";
+import { checkPaths } from "../data/paths.js";
+import { ASK_COLUMNS } from "./columns.js";
+import type askCommand from "./index.js";
 
-export interface RawAskOptions {
-  chain?: string;
-  output?: string;
-  json?: boolean;
-  ndjson?: boolean;
-  fields?: string[];
-  columns?: string[];
-  wide?: boolean;
-}
+type AskOptions = FlagValues<typeof askCommand.flags>;
 
 const MAX_QUESTION = 2000;
 
-export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptions): Promise<void> {
-  const question = (questionArg === "-" ? await readStdin() : questionArg).trim();
+export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOptions): Promise<void> {
+  const question = (questionArg === "-" ? await ctx.io.readInput("ask: '-'") : questionArg).trim();
   if (!question) throw new UsageError("ask: the question is empty");
   if (question.length > MAX_QUESTION)
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
-  const chain = raw.chain === undefined ? undefined : parseFlag("--chain", chainSchema, raw.chain);
-  const format = await resolveOutput(ctx, raw);
-  const fields = parseFields(raw.fields, ASK_TOKEN_DETAIL, "ask token details");
-  const chosen = parseFields(raw.columns, ASK_TOKEN_DETAIL, "ask token details", "--columns") ?? fields;
+  const { chain } = opts;
+  const format = await chooseFormat(ctx, opts);
+  const fields = checkPaths("--fields", opts.fields, ASK_TOKEN_DETAIL, "ask token details");
+  const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? fields;
 
   const client = await ctx.client({ keyRequired: true });
   const res = await client.request("/v1/ask-loky", {
@@ -61,7 +56,7 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
   if (format === "table") {
     const [{ Chalk }, { renderMarkdown }] = await Promise.all([
       import("chalk"),
-      import("../output/markdown.js"),
+      import("../../output/markdown.js"),
     ]);
     const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
     await ctx.io.out(`${renderMarkdown(data.nlpResponse ?? "(no answer text)", chalk)}\n`);
@@ -71,19 +66,11 @@ export async function runAsk(ctx: Context, questionArg: string, raw: RawAskOptio
     columns: () =>
       chosen
         ? chosen.map(columnForPath)
-        : raw.wide
+        : opts.wide
           ? [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide]
           : ASK_COLUMNS.columns,
     emptyMessage: "No token details in this answer.",
   });
   await writer.write(details);
   await writer.end();
-}
-
-async function readStdin(): Promise<string> {
-  if (process.stdin.isTTY)
-    throw new UsageError("ask: '-' reads the question from standard input, but it is a terminal");
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
 }

@@ -1,21 +1,23 @@
-import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../config/store.js";
-import type { Context } from "../context.js";
-import { CliError, UsageError } from "../errors.js";
+import type { ZodType } from "zod";
+import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/store.js";
+import type { RunContext } from "../../context.js";
+import { CliError, UsageError } from "../../errors.js";
 import {
-  baseUrlSchema,
   chainSchema,
   durationSchema,
-  nonNegativeInt,
   outputSchema,
-  parseFlag,
-} from "./options.js";
+  parseValue,
+  urlSchema,
+  wholeNumber,
+} from "../../flags/values.js";
 
-const VALIDATORS: Record<ConfigKey, (value: string) => unknown> = {
-  "base-url": (v) => parseFlag("base-url", baseUrlSchema, v),
-  chain: (v) => parseFlag("chain", chainSchema, v),
-  output: (v) => parseFlag("output", outputSchema, v),
-  timeout: (v) => parseFlag("timeout", durationSchema, v),
-  retries: (v) => parseFlag("retries", nonNegativeInt, v),
+/** What each setting accepts. Names are stored as the schema spells them, numbers as typed. */
+const SCHEMAS: Record<ConfigKey, ZodType> = {
+  "base-url": urlSchema,
+  chain: chainSchema,
+  output: outputSchema,
+  timeout: durationSchema,
+  retries: wholeNumber("of 0 or more", 0),
 };
 
 function checkKey(key: string): ConfigKey {
@@ -30,7 +32,7 @@ function checkKey(key: string): ConfigKey {
 }
 
 export async function runConfig(
-  ctx: Context,
+  ctx: RunContext,
   action: "get" | "set" | "unset" | "list" | "path",
   key?: string,
   value?: string,
@@ -57,8 +59,8 @@ export async function runConfig(
     case "set": {
       const k = checkKey(key ?? "");
       if (value === undefined) throw new UsageError("config set: missing value");
-      VALIDATORS[k](value);
-      store.set(k, k === "base-url" ? String(VALIDATORS[k](value)) : value.trim());
+      const checked = parseValue(k, SCHEMAS[k], value);
+      store.set(k, typeof checked === "string" ? checked : value.trim());
       return;
     }
     case "unset":

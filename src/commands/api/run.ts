@@ -1,24 +1,16 @@
 import { readFile } from "node:fs/promises";
-import type { Query } from "../api/client.js";
-import { parseJson } from "../api/json.js";
-import { streamRecords } from "../api/records.js";
-import type { Context } from "../context.js";
-import { CliError, UsageError } from "../errors.js";
-import { createWriter } from "../output/writers.js";
-import { parseFlag, positiveInt } from "./options.js";
-import { parsePaymentFlags, type RawPaymentOptions } from "./payment-flags.js";
+import type { Query } from "../../api/client.js";
+import { parseJson } from "../../api/json.js";
+import { streamRecords } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import { CliError, UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import type { IO } from "../../io.js";
+import { createWriter } from "../../output/writers.js";
+import { parsePaymentFlags } from "../payment-flags.js";
+import type apiCommand from "./index.js";
 
-export interface RawApiOptions extends RawPaymentOptions {
-  method?: string;
-  field?: string[];
-  rawField?: string[];
-  input?: string;
-  paginate?: boolean;
-  ndjson?: boolean;
-  limit?: string;
-  include?: boolean;
-  silent?: boolean;
-}
+type ApiOptions = FlagValues<typeof apiCommand.flags>;
 
 type FieldValue = string | number | boolean | null;
 
@@ -27,7 +19,7 @@ export async function parseField(
   flag: string,
   text: string,
   typed: boolean,
-  read: (path: string) => Promise<string> = readSource,
+  read: (path: string) => Promise<string> = (path) => readFile(path, "utf8"),
 ): Promise<[string, FieldValue]> {
   const eq = text.indexOf("=");
   if (eq <= 0) throw new UsageError(`${flag}: expected key=value, got ${JSON.stringify(text)}`);
@@ -45,17 +37,14 @@ export async function parseField(
   return [key, value];
 }
 
-async function readSource(path: string): Promise<string> {
+/** A file's text, or standard input's for "-". */
+async function readSource(io: IO, path: string): Promise<string> {
+  if (path === "-") return io.readInput("'-'");
   try {
-    if (path === "-") {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    }
     return await readFile(path, "utf8");
   } catch (error) {
     throw new UsageError(
-      `cannot read ${path === "-" ? "standard input" : path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
 }
@@ -77,18 +66,17 @@ export function apiPath(input: string, baseUrl: URL): string {
   return `/${input.replace(/^\/+/, "")}`;
 }
 
-export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions): Promise<void> {
-  const method = (raw.method ?? "GET").toUpperCase();
-  if (method !== "GET" && method !== "POST")
-    throw new UsageError(`--method: expected GET or POST, got ${JSON.stringify(raw.method)}`);
+export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions): Promise<void> {
+  const method = raw.method ?? "GET";
+  const read = (path: string) => readSource(ctx.io, path);
   const fields: Array<[string, FieldValue]> = [];
-  for (const f of raw.field ?? []) fields.push(await parseField("--field", f, false));
-  for (const f of raw.rawField ?? []) fields.push(await parseField("-F", f, true));
+  for (const f of raw.field ?? []) fields.push(await parseField("--field", f, false, read));
+  for (const f of raw.rawField ?? []) fields.push(await parseField("-F", f, true, read));
   let rawBody: unknown;
   if (raw.input !== undefined) {
     if (method !== "POST") throw new UsageError("--input sends a body: use it with -X POST");
     if (fields.length) throw new UsageError("--input and -f/-F cannot be combined");
-    const text = await readSource(raw.input);
+    const text = await read(raw.input);
     try {
       rawBody = parseJson(text);
     } catch (error) {
@@ -100,8 +88,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
     throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
   if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
   if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
-  const limit =
-    raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
+  const { limit } = raw;
 
   const payment = parsePaymentFlags(ctx, raw);
   const client = await ctx.client({
@@ -119,8 +106,8 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
       endpoint: { path, kind: "any", pageSize: 0 },
       query: query.filter(([k]) => k !== "page"),
       limit,
-      window: client.limiter.max * 2,
-      speculate: payment ? 1 : client.limiter.max,
+      window: ctx.settings.concurrency * 2,
+      speculate: payment ? 1 : ctx.settings.concurrency,
     });
     for await (const batch of records) await writer.write(batch);
     if (!raw.silent) await writer.end();
@@ -147,7 +134,7 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
 }
 
 function printHead(
-  ctx: Context,
+  ctx: RunContext,
   status: number,
   headers: Record<string, string | string[] | undefined>,
 ): void {

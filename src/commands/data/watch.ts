@@ -1,13 +1,14 @@
-import type { ApiClient } from "../api/client.js";
-import { sleep } from "../api/limiter.js";
-import { streamRecords } from "../api/records.js";
-import type { Context } from "../context.js";
-import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../errors.js";
-import { sanitizeInline } from "../output/sanitize.js";
-import { sortRecords } from "../output/sort.js";
-import { renderTable } from "../output/table.js";
-import { truncateWidth } from "../output/width.js";
-import type { ParsedDataOptions } from "./data-command.js";
+import type { ApiClient } from "../../api/client.js";
+import { sleep } from "../../api/limiter.js";
+import { streamRecords } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
+import { formatInterval } from "../../output/format.js";
+import { sanitizeInline } from "../../output/sanitize.js";
+import { sortRecords } from "../../output/sort.js";
+import { renderTable } from "../../output/table.js";
+import { truncateWidth } from "../../output/width.js";
+import type { ParsedDataOptions } from "./run.js";
 
 /** The service's default quota: refreshes are spaced so a watch stays under it. */
 const DEFAULT_QUOTA_PER_MINUTE = 100;
@@ -21,14 +22,14 @@ const HOME_AND_CLEAR = "\x1b[H\x1b[2J";
  * cells that changed since the last refresh highlighted; Ctrl-C leaves the screen as it was.
  */
 export async function runWatch(
-  ctx: Context,
+  ctx: RunContext,
   client: ApiClient,
   parsed: ParsedDataOptions,
   emptyMessage: string,
 ): Promise<void> {
   const io = ctx.io;
   const quota = client.ratePerMinute ?? DEFAULT_QUOTA_PER_MINUTE;
-  const command = `tokenintel ${process.argv.slice(2).join(" ")}`;
+  const command = ctx.commandLine;
   let previous: Map<string, string> | undefined;
   let interval = parsed.watchMs!;
   let note = "";
@@ -88,8 +89,4 @@ export async function runWatch(
   } finally {
     restore();
   }
-}
-
-function formatInterval(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
 }

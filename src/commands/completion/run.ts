@@ -1,13 +1,11 @@
 import type { Command, Option } from "commander";
-import type { Context } from "../context.js";
-import { UsageError } from "../errors.js";
-import { CHAINS } from "./options.js";
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { completionValues } from "../../flags/table.js";
+import { SHELLS, type Shell } from "./shells.js";
 
 // `tokenintel completion <bash|zsh|fish>`: scripts built from the program itself, so every command
-// and flag is covered, with the fixed values (chains, output formats, views, colour modes).
-
-export const SHELLS = ["bash", "zsh", "fish"] as const;
-type Shell = (typeof SHELLS)[number];
+// and flag is covered, with the fixed values the flag tables give (chains, formats, views...).
 
 interface Spec {
   name: string;
@@ -16,23 +14,12 @@ interface Spec {
   subcommands: Spec[];
 }
 
-const KNOWN_VALUES: Record<string, readonly string[]> = {
-  "--chain": CHAINS,
-  "--output": ["table", "json", "ndjson", "csv"],
-  "--view": ["overview", "holders", "risk", "social", "dev"],
-  "--color": ["auto", "always", "never"],
-  "--x402-network": ["base", "base-sepolia"],
-  "--x402-version": ["1", "2"],
-  "--directory-style": ["envelope", "bare", "paginated"],
-  "--method": ["GET", "POST"],
-};
-
 function flagsOf(cmd: Command): Spec["flags"] {
   return cmd.options.map((o: Option) => ({
     names: [o.short, o.long].filter((n): n is string => Boolean(n)),
     description: o.description,
     takesValue: o.required,
-    values: o.argChoices ?? (o.long ? KNOWN_VALUES[o.long] : undefined),
+    values: completionValues(o),
   }));
 }
 
@@ -45,7 +32,7 @@ function specOf(cmd: Command): Spec {
   };
 }
 
-export async function runCompletion(ctx: Context, shell: string, program: Command): Promise<void> {
+export async function runCompletion(ctx: RunContext, shell: string, program: Command): Promise<void> {
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(`completion: unknown shell "${shell}" (expected ${SHELLS.join(", ")})`);
   }

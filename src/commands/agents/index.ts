@@ -1,0 +1,23 @@
+import { CHAIN, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+
+const flags = flagTable({ chain: CHAIN, tickers: TICKERS, ...PAGING_FLAGS, watch: WATCH, ...OUTPUT_FLAGS });
+
+export default defineCommand({
+  name: "agents",
+  description: "agent tokens with their rug status, metrics and insights",
+  flags,
+  examples: [
+    "tokenintel agents --sandbox --chain base --limit 10",
+    "tokenintel agents -c base --tickers AIXBT --json | jq '.[0].rug_status'",
+  ],
+  async run(ctx, opts) {
+    const [{ runDataCommand }, { AGENTS }] = await Promise.all([
+      import("../data/run.js"),
+      import("./spec.js"),
+    ]);
+    await runDataCommand(ctx, AGENTS, opts);
+  },
+});

@@ -1,0 +1,61 @@
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+
+const flags = flagTable({
+  ...PAYMENT_FLAGS,
+  method: {
+    flags: "-X, --method <method>",
+    description: "GET or POST",
+    kind: "choice",
+    choices: ["GET", "POST"],
+    expected: "GET or POST",
+    default: "GET",
+  },
+  field: {
+    flags: "-f, --field <key=value>",
+    description: "a query parameter (GET) or JSON body field (POST), as a string; repeatable",
+    kind: "repeated",
+  },
+  rawField: {
+    flags: "-F, --raw-field <key=value>",
+    description: "like -f, but typed: numbers, true/false, null, @file (or @- for stdin)",
+    kind: "repeated",
+  },
+  input: {
+    flags: "--input <file>",
+    description: "send this file (or - for stdin) as the JSON body of a POST",
+    kind: "text",
+  },
+  paginate: {
+    flags: "--paginate",
+    description: "walk page=1.. and print all records as ONE JSON document",
+    kind: "switch",
+  },
+  ndjson: { flags: "--ndjson", description: "with --paginate: one record per line instead", kind: "switch" },
+  limit: { flags: "-l, --limit <n>", description: "with --paginate: stop after n records", kind: "count" },
+  include: {
+    flags: "-i, --include",
+    description: "print the status line and response headers to stderr",
+    kind: "switch",
+  },
+  silent: { flags: "--silent", description: "print nothing on success", kind: "switch" },
+});
+
+export default defineCommand({
+  name: "api",
+  description: "call any API path with your key, retries and safety rules; the output is made for jq",
+  flags,
+  args: [{ name: "<path>", description: "a path under the base URL, e.g. /v1/trending" }],
+  examples: [
+    "tokenintel api /v1/trending -f chain=base | jq '.data[].symbol'",
+    "tokenintel api /v1/trending -f chain=solana --paginate | jq length",
+    "tokenintel api -X POST /v1/ask-loky -f question='top agents on base' -f chain=base | jq -r .data.nlpResponse",
+    `echo '{"question":"what is trending?"}' | tokenintel api -X POST /v1/ask-loky --input -`,
+  ],
+  notes: "There is no --jq: pipe the output into jq, as above.",
+  async run(ctx, opts, [path]) {
+    const { runApi } = await import("./run.js");
+    await runApi(ctx, path ?? "", opts);
+  },
+});

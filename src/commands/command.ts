@@ -1,0 +1,30 @@
+import type { RunContext } from "../context.js";
+import type { FlagTable, FlagValues } from "../flags/table.js";
+
+/** A positional argument: "<question>", "[key]". */
+export interface Argument {
+  name: string;
+  description: string;
+}
+
+/**
+ * One command: its flags as a table, its help, and run(), which gets the parsed options (typed from
+ * the table) and the positional arguments. A command with subcommands has no run of its own.
+ */
+export interface CommandModule<T extends FlagTable = FlagTable> {
+  name: string;
+  description: string;
+  flags: T;
+  args?: Argument[];
+  /** Command lines shown under "Examples:", each runnable as written. */
+  examples?: string[];
+  /** More help after the examples. */
+  notes?: string;
+  subcommands?: CommandModule[];
+  run?: (ctx: RunContext, opts: FlagValues<T>, args: string[]) => Promise<void>;
+}
+
+/** Declares a command, keeping its flag table's literal types for run()'s options. */
+export function defineCommand<const T extends FlagTable>(command: CommandModule<T>): CommandModule<T> {
+  return command;
+}

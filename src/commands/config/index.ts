@@ -1,0 +1,31 @@
+import { defineCommand } from "../command.js";
+
+type Action = "get" | "set" | "unset" | "list" | "path";
+
+const action = (name: Action, args: Array<[string, string]>, description: string) =>
+  defineCommand({
+    name,
+    description,
+    flags: {},
+    args: args.map(([argName, argDescription]) => ({ name: argName, description: argDescription })),
+    async run(ctx, _opts, [key, value]) {
+      const { runConfig } = await import("./run.js");
+      await runConfig(ctx, name, key, value);
+    },
+  });
+
+const KEY: [string, string] = ["<key>", "a setting: base-url, chain, output, timeout or retries"];
+
+export default defineCommand({
+  name: "config",
+  description: "read and change settings: base-url, chain, output, timeout, retries",
+  flags: {},
+  examples: ["tokenintel config set chain base", "tokenintel config get chain", "tokenintel config list"],
+  subcommands: [
+    action("get", [KEY], "print a setting"),
+    action("set", [KEY, ["<value>", "its new value"]], "change a setting"),
+    action("unset", [KEY], "remove a setting"),
+    action("list", [], "print all settings"),
+    action("path", [], "print the config file's path"),
+  ],
+});

@@ -1,0 +1,18 @@
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import type { OutputFormat } from "../../output/formats.js";
+import type { OutputOptions } from "./flags.js";
+
+/** Picks the output format: --output, then --json/--ndjson, then config, then table on a terminal. */
+export async function chooseFormat(ctx: RunContext, opts: OutputOptions): Promise<OutputFormat> {
+  const chosen = [opts.output, opts.json && "json", opts.ndjson && "ndjson"].filter(
+    Boolean,
+  ) as OutputFormat[];
+  if (new Set(chosen).size > 1)
+    throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
+  if (chosen[0]) return chosen[0];
+  const { outputSchema } = await import("../../flags/values.js");
+  return (
+    (await ctx.settings.get("output", async () => outputSchema)) ?? (ctx.io.stdoutIsTTY ? "table" : "json")
+  );
+}

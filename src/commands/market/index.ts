@@ -1,0 +1,40 @@
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+import { MARKET_VIEWS } from "./views.js";
+
+const flags = flagTable({
+  chain: CHAIN,
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  ids: IDS,
+  ...PAGING_FLAGS,
+  view: {
+    flags: "--view <view>",
+    description: "column set: overview, holders, risk, social or dev",
+    kind: "choice",
+    choices: MARKET_VIEWS,
+    what: "view",
+  },
+  watch: WATCH,
+  ...OUTPUT_FLAGS,
+});
+
+export default defineCommand({
+  name: "market",
+  description: "market, technical, holder, smart-money, dev-wallet and social data for tokens",
+  flags,
+  examples: [
+    "tokenintel market --sandbox --chain base --ecosystem virtuals --limit 10",
+    "tokenintel market -c base --tickers AERO,DEGEN --json | jq '.[].token_metrics.usd_price'",
+    "tokenintel market -c solana --ecosystem virtuals --ndjson > virtuals.ndjson",
+  ],
+  async run(ctx, opts) {
+    const [{ runDataCommand }, { MARKET }] = await Promise.all([
+      import("../data/run.js"),
+      import("./spec.js"),
+    ]);
+    await runDataCommand(ctx, MARKET, opts);
+  },
+});

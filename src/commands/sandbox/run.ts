@@ -1,0 +1,53 @@
+import { parseAmount } from "../../api/payment.js";
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import type sandboxCommand from "./index.js";
+
+type SandboxFlags = FlagValues<typeof sandboxCommand.flags>;
+
+/** `tokenintel sandbox`: the local API, in the foreground until Ctrl-C. */
+export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<void> {
+  const host = opts.host ?? "127.0.0.1";
+  if (!/^(127\.\d+\.\d+\.\d+|localhost|::1)$/.test(host)) {
+    throw new UsageError("--host: the sandbox listens on loopback only (127.0.0.1, localhost or ::1)");
+  }
+  if (opts.throttleStatus !== undefined && opts.throttleStatus < 400) {
+    throw new UsageError("--throttle-status: expected a 4xx or 5xx status");
+  }
+  const { startSandbox } = await import("../../sandbox/server.js");
+  const server = await startSandbox({
+    port: opts.port ?? 4020,
+    host,
+    apiKey: opts.key,
+    tokens: opts.tokens,
+    seed: opts.seed,
+    latencyMs: opts.latency,
+    failRate: opts.failRate,
+    throttleRate: opts.throttleRate,
+    throttleStatus: opts.throttleStatus,
+    resetRate: opts.resetRate,
+    truncateRate: opts.truncateRate,
+    htmlRate: opts.htmlRate,
+    hangRate: opts.hangRate,
+    duplicateRate: opts.duplicateRate,
+    maxInFlight: opts.maxInFlight,
+    x402Network: opts.x402Network,
+    priceAtomic:
+      opts.x402Price === undefined ? undefined : String(parseAmount("--x402-price", opts.x402Price, 6)),
+    x402DomainName: opts.x402DomainName,
+    liveSeconds: opts.live,
+    directoryStyle: opts.directoryStyle,
+    x402Version: opts.x402Version === undefined ? undefined : opts.x402Version === "2" ? 2 : 1,
+  });
+  const { base, solana } = server.data.counts;
+  await ctx.io.out(`url: ${server.url}\napi key: ${server.apiKey}\n`);
+  ctx.io.err(
+    `tokenintel: sandbox serving ${base} base and ${solana} solana tokens; try: tokenintel market --base-url ${server.url} --api-key ${server.apiKey} --chain base --ecosystem virtuals`,
+  );
+  ctx.io.err("tokenintel: press Ctrl-C to stop");
+  await new Promise<void>((resolve) => {
+    ctx.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await server.close();
+}

@@ -1,0 +1,61 @@
+import { flagTable } from "./table.js";
+
+/** Flags every command accepts, set on the program and checked before any command runs. */
+export const GLOBAL_FLAGS = flagTable({
+  apiKey: {
+    flags: "--api-key <key>",
+    description:
+      "API key for this run (prefer 'auth login' or TOKENINTEL_API_KEY: flags show up in shell history)",
+    kind: "text",
+  },
+  baseUrl: {
+    flags: "--base-url <url>",
+    description: "API base URL (default https://api.dapplooker.com, or TOKENINTEL_BASE_URL)",
+    kind: "url",
+  },
+  sandbox: {
+    flags: "--sandbox",
+    description: "run against a local sandbox API started for this command (no account, no network)",
+    kind: "switch",
+  },
+  timeout: {
+    flags: "--timeout <duration>",
+    description: "per-request timeout, e.g. 30s or 500ms (default 30s)",
+    kind: "duration",
+  },
+  retries: {
+    flags: "--retries <n>",
+    description: "retries for failed idempotent requests (default 3)",
+    kind: "whole",
+  },
+  rate: {
+    flags: "--rate <n/min>",
+    description: "at most this many requests a minute, e.g. 90/min",
+    kind: "rate",
+  },
+  concurrency: {
+    flags: "--concurrency <n>",
+    description: "requests in flight at once (default 4)",
+    kind: "count",
+    what: "from 1 to 32",
+    max: 32,
+  },
+  verbose: {
+    flags: "-v, --verbose",
+    description: "log each request (key redacted) and full errors to stderr",
+    kind: "switch",
+  },
+  quiet: {
+    flags: "-q, --quiet",
+    description: "say nothing on stderr but errors and warnings",
+    kind: "switch",
+  },
+  color: {
+    flags: "--color <when>",
+    description: "colour: auto (a terminal, unless NO_COLOR), always or never",
+    kind: "choice",
+    choices: ["auto", "always", "never"],
+    what: "colour mode",
+    negation: { flags: "--no-color", description: "never colour the output (same as --color never)" },
+  },
+});

@@ -1,0 +1,34 @@
+import { OUTPUT_FORMATS } from "../output/formats.js";
+import { flagTable } from "./table.js";
+
+/** How records are printed: every command that prints records takes these. */
+export const OUTPUT_FLAGS = flagTable({
+  wide: { flags: "--wide", description: "a table with more columns", kind: "switch" },
+  columns: {
+    flags: "--columns <paths>",
+    description: "the table's columns by dot path (like --fields, which applies to every format)",
+    kind: "list",
+  },
+  output: {
+    flags: "-o, --output <format>",
+    description: "output format: table, json, ndjson or csv",
+    kind: "choice",
+    choices: OUTPUT_FORMATS,
+    what: "output format",
+  },
+  json: {
+    flags: "--json",
+    description: "shorthand for --output json (the default when stdout is not a terminal)",
+    kind: "switch",
+  },
+  ndjson: {
+    flags: "--ndjson",
+    description: "shorthand for --output ndjson: one record per line, as pages arrive",
+    kind: "switch",
+  },
+  fields: {
+    flags: "--fields <paths>",
+    description: "keep only these comma-separated dot paths, e.g. token_info.symbol,token_metrics.usd_price",
+    kind: "list",
+  },
+});

@@ -1,0 +1,109 @@
+import * as z from "zod";
+import { UsageError } from "../errors.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "../output/formats.js";
+import { CHAINS, type Chain } from "../spec/api.js";
+
+// The kinds of value flags and settings take, as zod schemas with messages a user can act on. A
+// failure names the flag (or the setting) it came from: see parseValue.
+
+/** Runs a schema over a value; a failure is a usage error naming where the value came from. */
+export function parseValue<T>(source: string, schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new UsageError(`${source}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+}
+
+/** A whole number from `min` (and at most `max`), written in digits. */
+export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `expected a whole number ${what}`)
+    .transform(Number)
+    .refine((n) => Number.isSafeInteger(n) && n >= min, `expected a whole number ${what}`)
+    .refine((n) => n <= max, `at most ${max}`);
+}
+
+/** "30s", "500ms", "2m" or a plain number of seconds, to milliseconds. */
+export const durationSchema = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
+    const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000) : Number.NaN;
+    if (!m || !(ms >= 1) || ms > 3_600_000) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return Math.round(ms);
+  });
+
+export const urlSchema = z
+  .string()
+  .trim()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, "expected an http(s) URL such as https://api.dapplooker.com")
+  .transform((s) => s.replace(/\/+$/, ""));
+
+/** "100/min", "100/m" or "100": requests per minute. */
+export const rateSchema = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?(\/(min|m|minute))?$/, "expected a rate such as 100/min")
+  .transform((s) => Number.parseFloat(s))
+  .refine((n) => n > 0, "the rate must be above 0");
+
+export const MAX_ITEM_LENGTH = 200;
+
+/**
+ * Splits comma-separated list flags (repeatable). A comma inside an item is written `\,`; every
+ * item must be non-empty and at most 200 characters. Duplicates are dropped, first one kept.
+ */
+export function splitList(flag: string, values: string | readonly string[]): string[] {
+  const items: string[] = [];
+  for (const value of typeof values === "string" ? [values] : values) {
+    for (const raw of value.split(/(?<!\\),/)) {
+      const item = raw.replace(/\\,/g, ",").trim();
+      if (!item) throw new UsageError(`${flag}: empty item in the list (${JSON.stringify(value)})`);
+      if (Array.from(item).length > MAX_ITEM_LENGTH) {
+        throw new UsageError(`${flag}: item longer than ${MAX_ITEM_LENGTH} characters`);
+      }
+      items.push(item);
+    }
+  }
+  return [...new Set(items)];
+}
+
+export const listSchema = (flag: string) =>
+  z.union([z.string(), z.array(z.string())]).transform((values) => splitList(flag, values));
+
+/** A fixed set of values, matched without regard to case; `what` names the value in messages. */
+export function oneOf<const T extends readonly string[]>(
+  values: T,
+  what: string,
+  expected?: string,
+): z.ZodType<T[number]> {
+  return z.string().transform((text, ctx) => {
+    const found = values.find((v) => v.toLowerCase() === text.trim().toLowerCase());
+    if (found === undefined) {
+      const message = expected
+        ? `expected ${expected}, got ${JSON.stringify(text)}`
+        : `unknown ${what} ${JSON.stringify(text)} (expected ${values.join(", ")})`;
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return found;
+  });
+}
+
+export const chainSchema: z.ZodType<Chain> = oneOf(CHAINS, "chain");
+export const outputSchema: z.ZodType<OutputFormat> = oneOf(OUTPUT_FORMATS, "output format");

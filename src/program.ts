@@ -1,0 +1,98 @@
+import { Command } from "commander";
+import type { CommandModule } from "./commands/command.js";
+import type { RunContext } from "./context.js";
+import { GLOBAL_FLAGS } from "./flags/global.js";
+import { addFlags } from "./flags/table.js";
+
+declare const __TOKENINTEL_VERSION__: string;
+export const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSION__ : "0.0.0-dev";
+
+// The commander program, built from the command modules. Only the command being run is loaded and
+// defined in full; the others are names (enough to dispatch and to suggest), until help lists them.
+
+type Loader = () => Promise<{ default: CommandModule }>;
+
+/** Every command, loaded on demand. The order is the order help lists them in. */
+export const COMMANDS: Record<string, Loader> = {
+  market: () => import("./commands/market/index.js"),
+  directory: () => import("./commands/directory/index.js"),
+  agents: () => import("./commands/agents/index.js"),
+  ta: () => import("./commands/ta/index.js"),
+  ask: () => import("./commands/ask/index.js"),
+  api: () => import("./commands/api/index.js"),
+  auth: () => import("./commands/auth/index.js"),
+  config: () => import("./commands/config/index.js"),
+  sandbox: () => import("./commands/sandbox/index.js"),
+  completion: () => import("./commands/completion/index.js"),
+};
+
+/** How an action gets its run's context: made from the parsed global flags, once. */
+export type ContextFor = (cmd: Command) => Promise<RunContext>;
+
+export interface ProgramOptions {
+  /** The command to define in full; undefined: every command (help, completion). */
+  only?: string;
+  contextFor: ContextFor;
+  write?: { out: (s: string) => void; err: (s: string) => void };
+}
+
+export async function buildProgram(options: ProgramOptions): Promise<Command> {
+  const write = options.write ?? {
+    out: (s: string) => process.stdout.write(s),
+    err: (s: string) => process.stderr.write(s),
+  };
+  const program = new Command("tokenintel")
+    .description(
+      "Token intelligence in your terminal: market data, holders, smart money, dev wallets, social mindshare, agents and TA for tokens on Base and Solana.",
+    )
+    .version(VERSION, "-V, --version", "print the version")
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .exitOverride()
+    .configureOutput({
+      writeOut: write.out,
+      writeErr: write.err,
+      outputError: (s, w) => w(`tokenintel: ${s.replace(/^error: /, "")}`),
+    });
+  addFlags(program, GLOBAL_FLAGS);
+  const names = Object.keys(COMMANDS);
+  const full = options.only === undefined ? names : names.filter((n) => n === options.only);
+  const modules = new Map(
+    await Promise.all(full.map(async (name) => [name, (await COMMANDS[name]!()).default] as const)),
+  );
+  for (const name of names) {
+    const module = modules.get(name);
+    const cmd = program.command(name);
+    if (module) defineCommand(cmd, module, options.contextFor);
+  }
+  return program;
+}
+
+/** Every command defined in full: for completion scripts and the man page. */
+export function fullProgram(
+  contextFor: ContextFor = () => Promise.reject(new Error("no context")),
+): Promise<Command> {
+  return buildProgram({ contextFor });
+}
+
+function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextFor): void {
+  cmd.description(module.description);
+  addFlags(cmd, module.flags);
+  for (const arg of module.args ?? []) cmd.argument(arg.name, arg.description);
+  const help = [
+    module.examples?.length ? `\nExamples:\n${module.examples.map((l) => `  $ ${l}`).join("\n")}\n` : "",
+    module.notes ? `\n${module.notes}\n` : "",
+  ].join("");
+  if (help) cmd.addHelpText("after", help);
+  for (const sub of module.subcommands ?? []) defineCommand(cmd.command(sub.name), sub, contextFor);
+  const run = module.run;
+  if (!run) return;
+  cmd.action(async (...params: unknown[]) => {
+    const command = params[params.length - 1] as Command;
+    const args = command.args.slice(0, module.args?.length ?? 0);
+    const ctx = await contextFor(command);
+    const { parseFlags } = await import("./flags/parse.js");
+    const opts = parseFlags(module.flags, command.opts());
+    await run(ctx, opts, args);
+  });
+}
