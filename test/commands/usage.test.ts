@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCommand, StubServer } from "./harness.js";
+
+// Usage errors: exit 2, one line naming the flag, and no request made (no client was even asked
+// for, and the stub server, which has no stubs, saw nothing).
+
+let server: StubServer;
+beforeAll(async () => {
+  server = await new StubServer().start();
+});
+afterAll(async () => {
+  server.verify();
+  await server.close();
+});
+
+const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
+
+describe("usage errors: exit 2 before any request", () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ["unknown chain", ["market", "--chain", "eth"], /--chain: unknown chain "eth"/],
+    ["missing chain", ["market", "--tickers", "A"], /--chain is required/],
+    ["page 0", ["market", "-c", "base", "--page", "0"], /--page: expected a whole number/],
+    ["page abc", ["market", "-c", "base", "--page", "abc"], /--page: expected a whole number/],
+    ["negative limit", ["market", "-c", "base", "--limit", "-5"], /--limit/],
+    ["empty list item", ["market", "-c", "base", "--tickers", "A,,B"], /--tickers: empty item/],
+    [
+      "item over 200 characters",
+      ["market", "-c", "base", "--tickers", "X".repeat(201)],
+      /--tickers: item longer than 200/,
+    ],
+    ["unknown output format", ["market", "-c", "base", "-o", "xml"], /--output/],
+    ["conflicting output flags", ["market", "-c", "base", "--json", "--ndjson"], /conflicting output flags/],
+    [
+      "unknown --fields path",
+      ["market", "-c", "base", "--fields", "token_info.nope"],
+      /--fields: unknown field "token_info.nope"/,
+    ],
+    [
+      "two selector kinds",
+      ["market", "-c", "base", "--tickers", "A", "--ids", "x"],
+      /one of --tickers, --addresses, --ids/,
+    ],
+    [
+      "--page with a long list",
+      [
+        "market",
+        "-c",
+        "base",
+        "--page",
+        "2",
+        "--tickers",
+        Array.from({ length: 31 }, (_, i) => `T${i}`).join(","),
+      ],
+      /--page cannot be combined/,
+    ],
+    ["unknown option", ["market", "-c", "base", "--frobnicate"], /unknown option '--frobnicate'/],
+    ["bad timeout", ["--timeout", "soon", "market", "-c", "base"], /--timeout: expected a duration/],
+    [
+      "bad timeout before a command that makes no request",
+      ["--timeout", "soon", "config", "list"],
+      /--timeout: expected a duration/,
+    ],
+    ["concurrency over 32", ["--concurrency", "999", "config", "list"], /--concurrency: at most 32/],
+    [
+      "a base URL that is not a URL",
+      ["--base-url", "not a url", "market", "-c", "base"],
+      /--base-url: expected an http\(s\) URL/,
+    ],
+    ["unknown sort field", ["directory", "-c", "base", "--sort", "nope"], /--sort: unknown field "nope"/],
+    ["unknown view", ["market", "-c", "base", "--view", "nope"], /--view: unknown view "nope"/],
+    ["--watch in a pipe", ["market", "-c", "base", "--watch"], /--watch redraws a terminal/],
+    ["api with a bad method", ["api", "/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],
+    ["api --ndjson without --paginate", ["api", "/v1/x", "--ndjson"], /--ndjson goes with --paginate/],
+    ["config set of an unknown key", ["config", "set", "colour", "x"], /unknown config key "colour"/],
+    ["config set of a bad chain", ["config", "set", "chain", "eth"], /chain: unknown chain "eth"/],
+    ["payment caps without --pay", ["directory", "-c", "base", "--max-spend", "1"], /go with --pay/],
+    [
+      "a cap with 7 decimals",
+      ["directory", "-c", "base", "--pay", "--max-spend", "0.0000001"],
+      /--max-spend/,
+    ],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const r = await runCommand(args, { server, env: KEY });
+      expect(r.stderr).toMatch(message);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(/^tokenintel: /);
+      expect(r.clients).toBe(0);
+    });
+  }
+});
+
+describe("values are read without regard to case", () => {
+  it("--chain BASE and -o JSON select base and json", async () => {
+    const stub = await new StubServer().start();
+    stub.on("GET", "/v1/crypto-market/", (url) => {
+      expect(url.searchParams.get("chain")).toBe("base");
+      return {
+        body: {
+          success: true,
+          data: [],
+          meta: { pagination: { page: 1, pageSize: 30, pageCount: 1, total: 0 } },
+        },
+      };
+    });
+    const r = await runCommand(["market", "--chain", "BASE", "-o", "JSON"], { server: stub, env: KEY });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("[]\n");
+    stub.verify();
+    await stub.close();
+  });
+});
