@@ -83,6 +83,9 @@ export const TOKEN_METRICS: Shape = {
 };
 
 export const SOCIAL_WINDOWS = ["3d", "7d"] as const;
+
+/** The TA intervals the spec names, in display order. */
+export const TA_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"] as const;
 export const X_SOCIAL_METRICS: Shape = Object.fromEntries(
   SOCIAL_WINDOWS.flatMap((w) => [
     [`mindshare_${w}`, "number"],
@@ -104,7 +107,7 @@ export const OPTIONAL_KEYS = new Set([
   "dev_wallet_insights",
   "x_social_metrics",
   "image",
-  ...["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"].map((i) => `price_change_percentage_${i}`),
+  ...TA_INTERVALS.map((i) => `price_change_percentage_${i}`),
 ]);
 
 export const MARKET_RECORD: Shape = {
@@ -140,9 +143,6 @@ export const AGENT_RECORD: Shape = {
   x_social_metrics: X_SOCIAL_METRICS,
   last_updated_at: "string",
 };
-
-/** The TA intervals the spec names, in display order. */
-export const TA_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"] as const;
 
 // The spec gives only the price_change_percentage_{interval} fields of /token-ta; the rest of this
 // shape is the sandbox's choice, kept close to the market record.

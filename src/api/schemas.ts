@@ -76,7 +76,6 @@ export const envelope = z.looseObject({
   data: z.unknown().optional(),
   meta: z.looseObject({ pagination: pagination.optional() }).nullable().optional(),
 });
-export type Envelope = z.infer<typeof envelope>;
 export type Pagination = z.infer<typeof pagination>;
 
 /** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
