@@ -27,6 +27,21 @@ export const AWKWARD_SYMBOLS = [
   "COMMA,COIN",
 ];
 
+/**
+ * Tokens the documentation's examples name, at fixed places in the base list so the examples show
+ * data: those at a multiple of 3 are in the ecosystem, like every third token.
+ */
+export const NAMED_TOKENS: Record<number, { symbol: string; name: string }> = {
+  30: { symbol: "VIRTUAL", name: "Virtual Protocol" },
+  31: { symbol: "AERO", name: "Aerodrome Finance" },
+  32: { symbol: "DEGEN", name: "Degen" },
+  33: { symbol: "AIXBT", name: "aixbt by Virtuals" },
+  34: { symbol: "BRETT", name: "Brett" },
+  35: { symbol: "BAKO", name: "Bako" },
+  36: { symbol: "GAME", name: "GAME by Virtuals" },
+  39: { symbol: "LUNA", name: "Luna by Virtuals" },
+};
+
 const SYLLABLES = [
   "ba",
   "ko",
@@ -72,6 +87,7 @@ const WORDS = [
   "Tide",
 ];
 const SUFFIXES = ["Protocol", "AI", "Agent", "Network", "Labs", "Coin", "Finance", "DAO"];
+const RESERVED = new Set(Object.values(NAMED_TOKENS).map((t) => t.symbol));
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 export function hash32(text: string): number {
@@ -138,17 +154,20 @@ export class TokenSet {
   private makeBase(chain: Chain, index: number, used: Set<string>): TokenBase {
     const r = rng(hash32(`${this.seed}:${chain}:${index}`));
     let symbol: string;
-    if (chain === "base" && index >= 10 && index < 10 + AWKWARD_SYMBOLS.length)
+    const named = chain === "base" ? NAMED_TOKENS[index] : undefined;
+    if (named) symbol = named.symbol;
+    else if (chain === "base" && index >= 10 && index < 10 + AWKWARD_SYMBOLS.length)
       symbol = AWKWARD_SYMBOLS[index - 10]!;
     else {
       const n = 2 + Math.floor(r() * 2);
       symbol = Array.from({ length: n }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)])
         .join("")
         .toUpperCase();
-      if (used.has(symbol)) symbol = `${symbol}${index}`;
+      if (used.has(symbol) || RESERVED.has(symbol)) symbol = `${symbol}${index}`;
     }
     used.add(symbol);
-    const name = `${WORDS[Math.floor(r() * WORDS.length)]} ${SUFFIXES[Math.floor(r() * SUFFIXES.length)]} ${index}`;
+    const made = `${WORDS[Math.floor(r() * WORDS.length)]} ${SUFFIXES[Math.floor(r() * SUFFIXES.length)]} ${index}`;
+    const name = named?.name ?? made;
     const address =
       chain === "base"
         ? `0x${Array.from({ length: 40 }, () => Math.floor(r() * 16).toString(16)).join("")}`
