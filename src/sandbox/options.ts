@@ -3,6 +3,10 @@ import type { DataOptions } from "./data.js";
 import type { FaultOptions } from "./faults.js";
 
 export type DirectoryStyle = "envelope" | "bare" | "paginated";
+export type TaStyle = "documented" | "flat";
+export type AskStyle = "envelope" | "bare";
+export type PaginationKeys = "page-count" | "total-pages" | "none";
+export type MarketStyle = "strings" | "numbers";
 export type X402Version = 1 | 2;
 
 export interface SandboxOptions extends DataOptions, FaultOptions {
@@ -16,9 +20,21 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   /** The one key the sandbox accepts (default: the demo key). */
   apiKey?: string;
   /** Where payments go: USDC on Base (default) or Base Sepolia. */
-  x402Network?: Extract<UsdcNetworkName, "base" | "base-sepolia">;
+  x402Network?: UsdcNetworkName;
+  /** Several offers, in this order (overrides x402Network): e.g. polygon then base, as the live service. */
+  x402Networks?: UsdcNetworkName[];
   /** Names another EIP-712 domain in the requirements (to test that clients refuse it). */
   x402DomainName?: string;
+  /** TA records as the provider documents them (token_id, indicators per interval) or flat (default). */
+  taStyle?: TaStyle;
+  /** Ask answers wrapped in {success, data} (api.md, default) or bare (the provider's docs). */
+  askStyle?: AskStyle;
+  /** Listing pages carry {pageCount, total} (api.md, default), {totalPages, totalRecords}, or none. */
+  paginationKeys?: PaginationKeys;
+  /** The pagination numbers as strings ("3" for 3). */
+  paginationStrings?: boolean;
+  /** Market numbers as decimal strings (api.md, default) or JSON numbers with market_cap_usd (newer docs). */
+  marketStyle?: MarketStyle;
   /** A quota on concurrent requests: beyond it, answer the throttle status (as a busy gateway does). */
   maxInFlight?: number;
 }
