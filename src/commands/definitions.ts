@@ -53,7 +53,7 @@ function addPaymentOptions(cmd: Command): Command {
     .option("--pay", "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY)")
     .option(
       "--wallet-key-file <path>",
-      "read the wallet's private key from this file (never from an argument)",
+      "read the wallet's private key from this file (never from an argument); the file must be yours and not readable by others (chmod 600)",
     )
     .option(
       "--max-payment <amount>",
