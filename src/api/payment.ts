@@ -31,6 +31,18 @@ export interface RequestEstimate {
 export const DEFAULT_MAX_PAYMENT = "0.01";
 export const DEFAULT_MAX_SPEND = "0.10";
 
+/**
+ * A payment never travels over plain http, except to this machine: a path attacker could rewrite
+ * the offer (payTo, amount) and take the signed authorization. Checked before any request.
+ */
+export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => boolean): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && isLoopback(url.hostname)) return;
+  throw new UsageError(
+    `refusing to pay over ${url.protocol.replace(":", "")} to ${url.hostname}: the offer could be rewritten on the way; use an https base URL`,
+  );
+}
+
 /** "0.01" in an asset of 6 decimals → 10000n. Exact; rejects more decimals than the asset has. */
 export function parseAmount(flag: string, text: string, decimals: number): bigint {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
