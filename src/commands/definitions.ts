@@ -49,18 +49,30 @@ function addOutputOptions(cmd: Command): Command {
 }
 
 function addPaymentOptions(cmd: Command): Command {
-  return cmd
-    .option("--pay", "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY)")
-    .option(
-      "--wallet-key-file <path>",
-      "read the wallet's private key from this file (never from an argument); the file must be yours and not readable by others (chmod 600)",
-    )
-    .option(
-      "--max-payment <amount>",
-      "refuse to pay more than this per request, in the asset's units (default 0.01)",
-    )
-    .option("--max-spend <amount>", "refuse to pay more than this for the whole command (default 0.10)")
-    .option("--dry-run", "show what the command would pay per request and in total, without paying");
+  return (
+    cmd
+      // 300 s is MAX_PAYMENT_VALIDITY_SECONDS (src/api/payment.ts), kept out of this file's imports.
+      .option(
+        "--pay",
+        "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY): USDC by EIP-3009 only, over https (or to this machine), each authorization valid for 300 s at most, one per request",
+      )
+      .option(
+        "--wallet-key-file <path>",
+        "read the wallet's private key from this file (never from an argument); the file must be yours and not readable by others (chmod 600)",
+      )
+      .option(
+        "--max-payment <amount>",
+        "refuse to pay more than this per request, in the asset's units (default 0.01)",
+      )
+      .option(
+        "--max-spend <amount>",
+        "refuse to sign more than this in all for the whole command, payments the server refused included (default 0.10)",
+      )
+      .option(
+        "--dry-run",
+        "show what the command would pay per request and in total, without paying (with a wallet key, the amount is read back from an authorization signed in memory, never sent)",
+      )
+  );
 }
 
 function dataCommand(
