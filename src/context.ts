@@ -79,10 +79,12 @@ export class Context implements RunContext {
         "no API key: run 'tokenintel auth login', set TOKENINTEL_API_KEY, or try the local sandbox with --sandbox",
       );
     }
-    const { ApiClient } = await import("./api/client.js");
+    const { ApiClient, isLoopback } = await import("./api/client.js");
     const log = (line: string) => this.io.err(line);
     if (request.payment) {
-      const { PaymentSession } = await import("./api/payment.js");
+      const { PaymentSession, assertPaymentMayTravel } = await import("./api/payment.js");
+      // Before any request: a payment, like the key, never crosses plain http to another machine.
+      assertPaymentMayTravel(new URL(baseUrl), isLoopback);
       this.payment = new PaymentSession(
         request.payment,
         request.estimate ?? { requests: undefined, exact: false },

@@ -146,10 +146,9 @@ export class ApiClient {
     const started = Date.now();
     let attempt = 0;
     let redirects = 0;
-    // A payment, once made, goes with every retry of this request: it is paid again only when the
-    // server asks again (a 402 to the paid request), and at most twice a request.
+    // A payment, once made, goes with every retry of this request, and is the only one it gets: a
+    // 402 to the paid request is the server refusing it, never a reason to sign a second one.
     let paymentHeaders: Record<string, string> | undefined;
-    let payments = 0;
     for (;;) {
       attempt++;
       let outcome: ApiResponse | CliError;
@@ -171,13 +170,12 @@ export class ApiClient {
           if (paymentHeaders) await this.options.payment?.settled(res, paymentHeaders);
           return res;
         }
-        if (res.status === 402 && this.options.payment && payments < 2) {
+        if (res.status === 402 && this.options.payment && !paymentHeaders) {
           paymentHeaders = await this.options.payment.pay(res, opts.label);
-          payments++;
           attempt--;
           continue;
         }
-        outcome = this.errorFor(res, payments > 0);
+        outcome = this.errorFor(res, paymentHeaders !== undefined);
         outcome.response = { status: res.status, headers: res.headers, text: res.text };
         if (THROTTLE_STATUSES.has(res.status)) this.limiter.throttled();
       }
@@ -316,7 +314,9 @@ export class ApiClient {
       if (paid) {
         const reason =
           (typeof header === "string" ? decodeError(header) : undefined) ?? serverMessage(res.body);
-        return new PaymentError(`the server refused the payment (HTTP 402${reason ? `: ${reason}` : ""})`);
+        return new PaymentError(
+          `the server refused the payment (HTTP 402${reason ? `: ${reason}` : ""}); not signing a second one for the same request`,
+        );
       }
       const price = reqs[0] ? `${describePrice(reqs[0])} per request` : "price not stated";
       const { requests, exact } = this.options.estimate ?? { requests: undefined, exact: false };

@@ -1,12 +1,14 @@
 import { CliError, ExitCode, PaymentError, UsageError } from "../errors.js";
 import type { ApiResponse } from "./client.js";
+import { LosslessNumber } from "./json.js";
 import {
-  describePrice,
   formatUnits,
   type KnownAsset,
   knownAsset,
   type PaymentRequirement,
   readPaymentRequirements,
+  readSignedPayment,
+  type SignedAuthorization,
 } from "./x402.js";
 
 // Paying per request with x402 (spec §5): which requirement to accept, the caps that cannot be
@@ -30,6 +32,25 @@ export interface RequestEstimate {
 
 export const DEFAULT_MAX_PAYMENT = "0.01";
 export const DEFAULT_MAX_SPEND = "0.10";
+/**
+ * The longest an authorization tokenintel signs stays valid, whatever the offer's
+ * maxTimeoutSeconds: a signature that leaks or is held back cannot be cashed after this.
+ */
+export const MAX_PAYMENT_VALIDITY_SECONDS = 300;
+/** The one way of moving the asset tokenintel signs for: EIP-3009 transferWithAuthorization. */
+const TRANSFER_METHOD = "eip3009";
+
+/**
+ * A payment never travels over plain http, except to this machine: a path attacker could rewrite
+ * the offer (payTo, amount) and take the signed authorization. Checked before any request.
+ */
+export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => boolean): void {
+  if (url.protocol === "https:") return;
+  if (url.protocol === "http:" && isLoopback(url.hostname)) return;
+  throw new UsageError(
+    `refusing to pay over ${url.protocol.replace(":", "")} to ${url.hostname}: the offer could be rewritten on the way; use an https base URL`,
+  );
+}
 
 /** "0.01" in an asset of 6 decimals → 10000n. Exact; rejects more decimals than the asset has. */
 export function parseAmount(flag: string, text: string, decimals: number): bigint {
@@ -55,14 +76,34 @@ export class DryRunComplete extends CliError {
 
 interface Signer {
   address: string;
-  sign(res: ApiResponse, requirement: PaymentRequirement): Promise<Record<string, string>>;
+  sign(
+    res: ApiResponse,
+    requirement: PaymentRequirement,
+    validitySeconds: number,
+  ): Promise<Record<string, string>>;
+  verify(auth: SignedAuthorization, requirement: PaymentRequirement, asset: KnownAsset): Promise<boolean>;
   settlement(res: ApiResponse): string | undefined;
 }
 
+/** The validity window an offer asks for, in seconds: the cap when it names none, NaN when unreadable. */
+function askedTimeout(value: unknown): number {
+  if (value === undefined) return MAX_PAYMENT_VALIDITY_SECONDS;
+  if (typeof value === "number" || typeof value === "string" || value instanceof LosslessNumber)
+    return Number(value);
+  return Number.NaN;
+}
+
 export class PaymentSession {
-  /** Payments signed (and reserved against --max-spend), and those the server accepted. */
+  /**
+   * Held against --max-spend: every value signed, plus those being signed right now. Reserved
+   * before signing, so concurrent pages cannot together pass the cap; never given back once a
+   * signed payment may have left.
+   */
+  private reserved = 0n;
+  private signing = 0;
+  /** Payments signed (the wallet's risk, whatever became of them), and those the server accepted. */
   private signed = 0;
-  private spent = 0n;
+  private signedAmount = 0n;
   private accepted = 0;
   private acceptedAmount = 0n;
   private readonly inFlight = new Map<Record<string, string>, bigint>();
@@ -83,6 +124,8 @@ export class PaymentSession {
     requirement: PaymentRequirement;
     asset: KnownAsset;
     amount: bigint;
+    /** The offer's maxTimeoutSeconds, capped at MAX_PAYMENT_VALIDITY_SECONDS. */
+    validitySeconds: number;
   } {
     if (requirements.length === 0)
       throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
@@ -106,6 +149,28 @@ export class PaymentSession {
         );
         continue;
       }
+      if (req.x402Version !== 1 && req.x402Version !== 2) {
+        reasons.push(`x402 version ${req.x402Version} is not supported (1 and 2 are)`);
+        continue;
+      }
+      if (req.problem) {
+        reasons.push(`the offer's amount is ambiguous: ${req.problem}`);
+        continue;
+      }
+      const method = req.extra?.assetTransferMethod;
+      if (method !== undefined && method !== TRANSFER_METHOD) {
+        const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
+        reasons.push(
+          `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`,
+        );
+        continue;
+      }
+      const asked = askedTimeout(req.raw.maxTimeoutSeconds);
+      if (!(asked >= 1)) {
+        reasons.push("the offer's maxTimeoutSeconds is not a number of seconds of 1 or more");
+        continue;
+      }
+      const validitySeconds = Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS);
       const amount = BigInt(req.amount);
       const maxPayment = parseAmount("--max-payment", this.options.maxPayment, asset.decimals);
       const maxSpend = parseAmount("--max-spend", this.options.maxSpend, asset.decimals);
@@ -116,76 +181,144 @@ export class PaymentSession {
         );
         continue;
       }
-      if (this.spent + amount > maxSpend) {
+      if (this.reserved + amount > maxSpend) {
         reasons.push(
-          `payment ${this.signed + 1} would bring the total to ${units(this.spent + amount)}, over --max-spend ${this.options.maxSpend} by ${units(this.spent + amount - maxSpend)}`,
+          `payment ${this.signed + this.signing + 1} would bring the total to ${units(this.reserved + amount)}, over --max-spend ${this.options.maxSpend} by ${units(this.reserved + amount - maxSpend)}`,
         );
         continue;
       }
-      return { requirement: req, asset, amount };
+      return { requirement: req, asset, amount, validitySeconds };
     }
     throw new PaymentError(`refusing to pay: ${reasons.join("; ")}`);
   }
 
-  /** Answers a 402: checks the caps, signs, and returns the headers to send again with. */
+  /**
+   * Answers a 402: checks the caps, signs, reads the signed authorization back out of the header
+   * (the amount, payee and window that count are the ones in it), and returns the headers to send
+   * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
+   */
   async pay(res: ApiResponse, label: string | undefined): Promise<Record<string, string>> {
     const header = res.headers["payment-required"];
     const requirements = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
-    const { requirement, asset, amount } = this.choose(requirements);
-    const price = describePrice(requirement);
-    if (this.options.dryRun) throw new DryRunComplete(this.plan(price, amount, asset, requirement));
+    const { requirement, asset, amount, validitySeconds } = this.choose(requirements);
+    const dryRun = this.options.dryRun;
+    if (dryRun && !this.options.walletKey)
+      throw new DryRunComplete(this.plan(amount, asset, requirement, false));
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
     }
-    // Reserve before signing, so concurrent pages cannot together pass --max-spend.
-    this.spent += amount;
-    this.asset = asset;
-    if (this.verbose) {
-      this.log(
-        `tokenintel: paying ${price} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`,
-      );
+    // Reserved in the same turn as the check in choose(): concurrent pages cannot race past the cap.
+    if (!dryRun) {
+      this.reserved += amount;
+      this.signing++;
     }
-    this.signer ??= import("./x402-sign.js").then((m) =>
-      m.createSigner(this.options.walletKey!, this.options.maxPayment),
-    );
-    const signer = await this.signer;
-    this.payer = signer.address;
+    let headers: Record<string, string>;
+    let value: bigint;
     try {
-      const headers = await signer.sign(res, requirement);
-      this.signed++;
-      this.inFlight.set(headers, amount);
-      return headers;
+      this.signer ??= import("./x402-sign.js").then((m) =>
+        m.createSigner(this.options.walletKey!, this.options.maxPayment),
+      );
+      const signer = await this.signer;
+      if (this.verbose && !dryRun) {
+        this.log(
+          `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`,
+        );
+      }
+      try {
+        headers = await signer.sign(res, requirement, validitySeconds);
+      } catch (error) {
+        throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
+      }
+      value = await this.readBack(signer, headers, requirement, asset, amount);
+      this.payer = signer.address;
     } catch (error) {
-      this.spent -= amount;
+      if (!dryRun) {
+        this.reserved -= amount; // signed at most in memory: nothing left this process
+        this.signing--;
+      }
+      if (error instanceof CliError) throw error;
       throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
     }
+    if (dryRun) throw new DryRunComplete(this.plan(value, asset, requirement, true));
+    this.signing--;
+    this.signed++;
+    this.signedAmount += value;
+    this.asset = asset;
+    this.inFlight.set(headers, value);
+    return headers;
+  }
+
+  /** The value inside the signed authorization, after checking it is exactly what was allowed. */
+  private async readBack(
+    signer: Signer,
+    headers: Record<string, string>,
+    req: PaymentRequirement,
+    asset: KnownAsset,
+    checked: bigint,
+  ): Promise<bigint> {
+    const refuse = (why: string) =>
+      new PaymentError(`refusing to send the payment: ${why}; nothing was sent`);
+    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+    let auth: SignedAuthorization;
+    try {
+      auth = readSignedPayment(headers, req);
+    } catch (error) {
+      throw refuse(
+        `the signed payment is not the EIP-3009 transferWithAuthorization expected (${(error as Error).message})`,
+      );
+    }
+    if (auth.value !== checked)
+      throw refuse(`the signed authorization is for ${units(auth.value)}, not the ${units(checked)} checked`);
+    if (auth.to.toLowerCase() !== req.payTo.toLowerCase())
+      throw refuse("the signed authorization pays another address than the offer names");
+    if (auth.from.toLowerCase() !== signer.address.toLowerCase())
+      throw refuse("the signed authorization is not from this wallet");
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    if (auth.validBefore - now > BigInt(MAX_PAYMENT_VALIDITY_SECONDS))
+      throw refuse(
+        `the signed authorization stays valid for ${auth.validBefore - now} s, over the ${MAX_PAYMENT_VALIDITY_SECONDS} s cap`,
+      );
+    if (auth.validBefore <= now) throw refuse("the signed authorization has already expired");
+    if (!(await signer.verify(auth, req, asset)))
+      throw refuse("the signature does not cover the authorization the header carries");
+    return auth.value;
   }
 
   /** A paid request was answered: the payment counts, with its settlement reference if sent. */
   async settled(res: ApiResponse, headers: Record<string, string>): Promise<void> {
-    this.accepted++;
-    this.acceptedAmount += this.inFlight.get(headers) ?? 0n;
+    const value = this.inFlight.get(headers);
+    if (value === undefined) return;
     this.inFlight.delete(headers);
+    this.accepted++;
+    this.acceptedAmount += value;
     const signer = await this.signer;
     const reference = signer?.settlement(res);
     if (reference) this.settlements.push(reference);
   }
 
-  private plan(price: string, amount: bigint, asset: KnownAsset, req: PaymentRequirement): string {
+  private plan(amount: bigint, asset: KnownAsset, req: PaymentRequirement, readBack: boolean): string {
     const { requests, exact } = this.estimate;
+    const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
     const total =
       requests === undefined
         ? "the number of requests is not known before the first page (one payment per page)"
         : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
-    return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}`;
+    const how = readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
+    return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}${how}`;
   }
 
-  /** One line for stderr after a paid command, or nothing when nothing was paid. */
+  /**
+   * One line for stderr after a paid command, or nothing when nothing was signed. Payments signed
+   * but not accepted are counted apart, and in the total signed: that is what the wallet risked.
+   */
   summary(): string | undefined {
     if (this.signed === 0 || !this.asset) return undefined;
-    const line = paymentSummary(this.accepted, this.acceptedAmount, this.asset, this.payer, this.settlements);
+    const asset = this.asset;
+    const line = paymentSummary(this.accepted, this.acceptedAmount, asset, this.payer, this.settlements);
     const unaccepted = this.signed - this.accepted;
-    return unaccepted > 0 ? `${line} (${unaccepted} more signed but not accepted)` : line;
+    if (unaccepted === 0) return line;
+    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+    return `${line}; ${unaccepted} more signed but not accepted, ${units(this.signedAmount - this.acceptedAmount)} (signed in all: ${units(this.signedAmount)}, the most this command can cost)`;
   }
 }
 

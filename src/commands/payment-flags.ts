@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import {
   checkAmountFlag,
   DEFAULT_MAX_PAYMENT,
@@ -14,6 +14,54 @@ import type { FlagValues } from "../flags/table.js";
 export type RawPaymentOptions = FlagValues<typeof PAYMENT_FLAGS>;
 
 const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+/** Permission bits a wallet key file must not have: any access for group or others (as ssh). */
+const WALLET_KEY_FILE_FORBIDDEN_MODE = 0o077;
+
+/** A path as it may be pasted into a shell. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * Reads the wallet key file, refusing (like ssh) one that is not the user's own or that others
+ * may read: a key others can read is a wallet others can empty. The checks are made on the file
+ * opened, not on its name, so it cannot be swapped in between.
+ */
+export function readWalletKeyFile(file: string): string {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    throw new UsageError(
+      `--wallet-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  try {
+    const st = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (uid !== undefined && process.platform !== "win32") {
+      if (st.uid !== uid) {
+        throw new UsageError(
+          `--wallet-key-file: '${file}' is owned by uid ${st.uid}, not by you (uid ${uid}); a wallet key file must be your own`,
+        );
+      }
+      const mode = st.mode & 0o777;
+      if (mode & WALLET_KEY_FILE_FORBIDDEN_MODE) {
+        throw new UsageError(
+          `--wallet-key-file: permissions ${mode.toString(8).padStart(4, "0")} for '${file}' are too open; run chmod 600 ${shellWord(file)}`,
+        );
+      }
+    }
+    return readFileSync(fd, "utf8");
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `--wallet-key-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /**
  * Checks the payment flags before any request. The wallet key comes from TOKENINTEL_WALLET_KEY or
@@ -30,15 +78,7 @@ export function parsePaymentFlags(ctx: RunContext, raw: RawPaymentOptions): Paym
   }
   let walletKey: string | undefined;
   if (raw.walletKeyFile) {
-    let text: string;
-    try {
-      text = readFileSync(raw.walletKeyFile, "utf8");
-    } catch (error) {
-      throw new UsageError(
-        `--wallet-key-file: cannot read ${raw.walletKeyFile} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      );
-    }
-    walletKey = text.trim();
+    walletKey = readWalletKeyFile(raw.walletKeyFile).trim();
     ctx.io.addSecret(walletKey);
     if (!PRIVATE_KEY.test(walletKey))
       throw new UsageError(`--wallet-key-file: ${raw.walletKeyFile} does not hold a 32-byte hex private key`);

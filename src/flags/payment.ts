@@ -4,12 +4,15 @@ import { flagTable } from "./table.js";
 export const PAYMENT_FLAGS = flagTable({
   pay: {
     flags: "--pay",
-    description: "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY)",
+    // 300 s is MAX_PAYMENT_VALIDITY_SECONDS (src/api/payment.ts), kept out of this file's imports.
+    description:
+      "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY): USDC by EIP-3009 only, over https (or to this machine), each authorization valid for 300 s at most, one per request",
     kind: "switch",
   },
   walletKeyFile: {
     flags: "--wallet-key-file <path>",
-    description: "read the wallet's private key from this file (never from an argument)",
+    description:
+      "read the wallet's private key from this file (never from an argument); the file must be yours and not readable by others (chmod 600)",
     kind: "text",
   },
   maxPayment: {
@@ -19,12 +22,14 @@ export const PAYMENT_FLAGS = flagTable({
   },
   maxSpend: {
     flags: "--max-spend <amount>",
-    description: "refuse to pay more than this for the whole command (default 0.10)",
+    description:
+      "refuse to sign more than this in all for the whole command, payments the server refused included (default 0.10)",
     kind: "amount",
   },
   dryRun: {
     flags: "--dry-run",
-    description: "show what the command would pay per request and in total, without paying",
+    description:
+      "show what the command would pay per request and in total, without paying (with a wallet key, the amount is read back from an authorization signed in memory, never sent)",
     kind: "switch",
   },
 });
