@@ -195,6 +195,50 @@ export class SandboxData extends TokenSet {
     return record;
   }
 
+  /**
+   * A TA record as the provider documents it: keyed `token_id`, indicators per interval inside
+   * technical_indicators, the price changes in token_metrics. Odd tokens send numbers (newer
+   * samples), even ones strings (older pages); even ones carry token_info, odd ones the symbol at
+   * the top level, since where the symbol sits is not shown.
+   */
+  taRecordDocumented(t: TokenBase): Record<string, unknown> {
+    const n = this.numbers(t);
+    const odd = t.index % 2 === 1;
+    const value = (x: number, digits: number) => (odd ? Number(x.toFixed(digits)) : dec(x, digits));
+    const young = t.index % 7 === 3;
+    const indicators: Record<string, unknown> = {};
+    const metrics: Record<string, unknown> = {};
+    TA_INTERVALS.forEach((interval, k) => {
+      if (young && k >= 6) return;
+      metrics[`price_change_percentage_${interval}`] = value(n.pct(2 + k * 8), 2);
+      if (interval === "30d") return;
+      indicators[`support_${interval}`] = value(n.price * (0.7 + n.r() * 0.2), 12);
+      indicators[`resistance_${interval}`] = value(n.price * (1.1 + n.r() * 0.3), 12);
+      indicators[`rsi_${interval}`] = value(5 + n.r() * 90, 2);
+      indicators[`sma_${interval}`] = value(n.price * (0.9 + n.r() * 0.2), 12);
+    });
+    const identity = odd
+      ? { token_symbol: t.symbol, token_name: t.name, token_address: t.address, chain: t.chain }
+      : { token_info: this.tokenInfo(t) };
+    return {
+      token_id: t.id,
+      ...identity,
+      technical_indicators: indicators,
+      token_metrics: metrics,
+      last_updated_at: this.updatedAt(t),
+    };
+  }
+
+  /** A market record as a newer documentation page shows it: JSON numbers, `market_cap_usd`. */
+  marketRecordNumbers(t: TokenBase): Record<string, unknown> {
+    const record = toNumbers(this.marketRecord(t)) as Record<string, Record<string, unknown>>;
+    const metrics = record.token_metrics!;
+    record.token_metrics = Object.fromEntries(
+      Object.entries(metrics).map(([k, v]) => [k === "mcap" ? "market_cap_usd" : k, v]),
+    );
+    return record;
+  }
+
   askDetail(t: TokenBase): Record<string, unknown> {
     const m = this.metrics(t, this.numbers(t));
     return {
@@ -211,4 +255,15 @@ export class SandboxData extends TokenSet {
       last_24_hrs_price_high: m.price_high_24h,
     };
   }
+}
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Every decimal string in a record as a JSON number (ids and addresses are not decimals). */
+function toNumbers(value: unknown, key = ""): unknown {
+  if (typeof value === "string") return DECIMAL.test(value) && !/(^|_)id$/.test(key) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map((v) => toNumbers(v));
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toNumbers(v, k)]));
+  return value;
 }

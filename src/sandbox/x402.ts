@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { USDC_NETWORKS } from "../spec/assets.js";
+import { USDC_NETWORKS, type UsdcNetwork } from "../spec/assets.js";
 import type { SimulatedChain } from "./facilitator.js";
 import type { RouteResult } from "./http.js";
 import type { SandboxOptions } from "./options.js";
@@ -19,9 +19,10 @@ export interface PaymentCheck {
 }
 
 export class X402Desk {
-  private readonly network;
+  /** The networks offered, in the order of the offers. */
+  private readonly networks: UsdcNetwork[];
   private readonly version;
-  private chain: SimulatedChain | undefined;
+  private readonly chains = new Map<UsdcNetwork, SimulatedChain>();
   /** Payments verified (and settled on the simulated chain) or refused. */
   readonly payments = { accepted: 0, refused: 0 };
 
@@ -29,27 +30,24 @@ export class X402Desk {
     private readonly options: SandboxOptions,
     private readonly origin: () => string,
   ) {
-    this.network = USDC_NETWORKS[options.x402Network ?? "base"];
+    this.networks = (options.x402Networks ?? [options.x402Network ?? "base"]).map((n) => USDC_NETWORKS[n]);
     this.version = options.x402Version ?? 1;
   }
 
-  /** The requirement for a request to `url`, as the configured x402 version writes it. */
-  requirement(url: URL): Record<string, unknown> {
+  /** The requirement for a request to `url` paid on `network`, as the configured x402 version writes it. */
+  requirement(url: URL, network: UsdcNetwork): Record<string, unknown> {
     const amount = this.options.priceAtomic ?? DEFAULT_PRICE_ATOMIC;
     const common = {
       scheme: "exact",
       payTo: PAY_TO,
       maxTimeoutSeconds: 60,
-      asset: this.network.asset,
-      extra: {
-        name: this.options.x402DomainName ?? this.network.domain.name,
-        version: this.network.domain.version,
-      },
+      asset: network.asset,
+      extra: { name: this.options.x402DomainName ?? network.domain.name, version: network.domain.version },
     };
-    if (this.version === 2) return { ...common, network: this.network.caip2, amount };
+    if (this.version === 2) return { ...common, network: network.caip2, amount };
     return {
       ...common,
-      network: this.network.v1,
+      network: network.v1,
       maxAmountRequired: amount,
       resource: `${this.origin()}${url.pathname}`,
       description: "Token directory page",
@@ -68,7 +66,7 @@ export class X402Desk {
           description: "Token directory page",
           mimeType: "application/json",
         },
-        accepts: [this.requirement(url)],
+        accepts: this.networks.map((n) => this.requirement(url, n)),
       };
       return {
         status: 402,
@@ -81,7 +79,7 @@ export class X402Desk {
       body: {
         x402Version: 1,
         error: error ?? "X-PAYMENT header is required",
-        accepts: [this.requirement(url)],
+        accepts: this.networks.map((n) => this.requirement(url, n)),
       },
     };
   }
@@ -91,13 +89,24 @@ export class X402Desk {
     const header = req.headers[this.version === 2 ? "payment-signature" : "x-payment"];
     if (typeof header !== "string") return {};
     const { SimulatedChain, verifyAndSettle } = await import("./facilitator.js");
-    this.chain ??= new SimulatedChain({ address: this.network.asset, ...this.network.domain });
+    const network = this.networkOf(header);
+    if (!network) {
+      this.payments.refused++;
+      return {
+        refused: this.paymentRequired(url, "the payment names a network this server does not accept"),
+      };
+    }
+    let chain = this.chains.get(network);
+    if (!chain) {
+      chain = new SimulatedChain({ address: network.asset, ...network.domain });
+      this.chains.set(network, chain);
+    }
     const outcome = await verifyAndSettle(
-      this.chain,
+      chain,
       this.version,
       header,
-      this.requirement(url),
-      this.version === 2 ? this.network.caip2 : this.network.v1,
+      this.requirement(url, network),
+      this.version === 2 ? network.caip2 : network.v1,
     );
     if (!outcome.ok) {
       this.payments.refused++;
@@ -105,5 +114,20 @@ export class X402Desk {
     }
     this.payments.accepted++;
     return { header: outcome.responseHeader };
+  }
+
+  /** The offered network a payment header names (v1: `network`; v2: `accepted.network`). */
+  private networkOf(header: string): UsdcNetwork | undefined {
+    let doc: { network?: unknown; accepted?: { network?: unknown } };
+    try {
+      doc = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+    } catch {
+      return this.networks[0];
+    }
+    const name = doc.accepted?.network ?? doc.network;
+    return (
+      this.networks.find((n) => n.v1 === name || n.caip2 === name) ??
+      (name === undefined ? this.networks[0] : undefined)
+    );
   }
 }

@@ -70,11 +70,11 @@ const flags = flagTable({
     what: "x402 version",
   },
   x402Network: {
-    flags: "--x402-network <name>",
-    description: "where keyless directory requests are paid: base or base-sepolia",
-    kind: "choice",
-    choices: ["base", "base-sepolia"],
-    what: "network",
+    flags: "--x402-network <names>",
+    description:
+      "where keyless directory requests are paid, offers in this order: base (default), polygon, base-sepolia, e.g. polygon,base",
+    kind: "list",
+    suggest: ["base", "polygon", "base-sepolia", "polygon,base"],
   },
   x402Price: {
     flags: "--x402-price <amount>",
@@ -86,13 +86,51 @@ const flags = flagTable({
     description: "name another EIP-712 domain in the requirements (to test refusals)",
     kind: "text",
   },
+  taStyle: {
+    flags: "--ta-style <style>",
+    description: "TA records: documented (the provider's docs: token_id, indicators per interval) or flat",
+    kind: "choice",
+    choices: ["documented", "flat"],
+    what: "TA style",
+  },
+  askStyle: {
+    flags: "--ask-style <style>",
+    description: "ask answers: envelope ({success, data}, api.md) or bare (the provider's docs)",
+    kind: "choice",
+    choices: ["envelope", "bare"],
+    what: "ask style",
+  },
+  paginationKeys: {
+    flags: "--pagination-keys <keys>",
+    description:
+      "page counts as page-count ({pageCount, total}), total-pages ({totalPages, totalRecords}) or none",
+    kind: "choice",
+    choices: ["page-count", "total-pages", "none"],
+    what: "key set",
+  },
+  paginationStrings: {
+    flags: "--pagination-strings",
+    description: "send the page counts as strings",
+    kind: "switch",
+  },
+  marketStyle: {
+    flags: "--market-style <style>",
+    description: "market numbers: strings (api.md) or numbers (newer docs, with market_cap_usd)",
+    kind: "choice",
+    choices: ["strings", "numbers"],
+    what: "market style",
+  },
 });
 
 export default defineCommand({
   name: "sandbox",
   description: "run the local sandbox API (deterministic synthetic data, with fault injection for testing)",
   flags,
-  examples: ["tokenintel sandbox", "tokenintel sandbox --port 0 --latency 50 --throttle-rate 0.1 --seed 7"],
+  examples: [
+    "tokenintel sandbox",
+    "tokenintel sandbox --port 0 --latency 50 --throttle-rate 0.1 --seed 7",
+    "tokenintel sandbox --port 0 --x402-network polygon,base --ta-style flat",
+  ],
   async run(ctx, opts) {
     const { runSandbox } = await import("./run.js");
     await runSandbox(ctx, opts);

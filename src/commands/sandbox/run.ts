@@ -2,6 +2,7 @@ import { parseAmount } from "../../api/payment.js";
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
+import { USDC_NETWORKS, type UsdcNetworkName } from "../../spec/assets.js";
 import type sandboxCommand from "./index.js";
 
 type SandboxFlags = FlagValues<typeof sandboxCommand.flags>;
@@ -15,6 +16,14 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
   if (opts.throttleStatus !== undefined && opts.throttleStatus < 400) {
     throw new UsageError("--throttle-status: expected a 4xx or 5xx status");
   }
+  const networks = opts.x402Network?.map((name) => {
+    if (!Object.hasOwn(USDC_NETWORKS, name)) {
+      throw new UsageError(
+        `--x402-network: unknown network "${name}" (expected ${Object.keys(USDC_NETWORKS).join(", ")})`,
+      );
+    }
+    return name as UsdcNetworkName;
+  });
   const { startSandbox } = await import("../../sandbox/server.js");
   const server = await startSandbox({
     port: opts.port ?? 4020,
@@ -32,13 +41,18 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
     hangRate: opts.hangRate,
     duplicateRate: opts.duplicateRate,
     maxInFlight: opts.maxInFlight,
-    x402Network: opts.x402Network,
+    x402Networks: networks,
     priceAtomic:
       opts.x402Price === undefined ? undefined : String(parseAmount("--x402-price", opts.x402Price, 6)),
     x402DomainName: opts.x402DomainName,
     liveSeconds: opts.live,
     directoryStyle: opts.directoryStyle,
     x402Version: opts.x402Version === undefined ? undefined : opts.x402Version === "2" ? 2 : 1,
+    taStyle: opts.taStyle,
+    askStyle: opts.askStyle,
+    paginationKeys: opts.paginationKeys,
+    paginationStrings: opts.paginationStrings,
+    marketStyle: opts.marketStyle,
   });
   const { base, solana } = server.data.counts;
   await ctx.io.out(`url: ${server.url}\napi key: ${server.apiKey}\n`);

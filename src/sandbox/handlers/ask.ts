@@ -46,15 +46,12 @@ export const ask: Handler = (req, ctx) => {
         "",
         `I found no token named in your question. Try naming a ticker, for example \`$${ctx.data.token("base", 0)!.symbol}\`.`,
       ];
-  return {
-    body: {
-      success: true,
-      data: {
-        questionId: randomBytes(12).toString("hex"),
-        answerId: randomBytes(12).toString("hex"),
-        nlpResponse: lines.join("\n"),
-        tokenDetails: details.length ? details : null,
-      },
-    },
+  const answer = {
+    questionId: randomBytes(12).toString("hex"),
+    answerId: randomBytes(12).toString("hex"),
+    nlpResponse: lines.join("\n"),
+    tokenDetails: details.length ? details : null,
   };
+  // The provider's docs show the answer bare; api.md wraps it in {success, data}.
+  return { body: ctx.options.askStyle === "bare" ? answer : { success: true, data: answer } };
 };

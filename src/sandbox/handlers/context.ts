@@ -1,5 +1,5 @@
 import type { SandboxData, TokenBase } from "../data.js";
-import { HttpError, paged, type QueryReader, type RouteResult } from "../http.js";
+import { HttpError, type Page, paged, type QueryReader, type RouteResult } from "../http.js";
 import type { SandboxOptions } from "../options.js";
 
 /** One request as a handler sees it. */
@@ -46,18 +46,31 @@ export function pageOf<T>(req: SandboxRequest, ctx: SandboxContext, list: T[], s
   return paged(list, req.query.page(), size, rate ? () => req.random() < rate : undefined);
 }
 
+/** The query parameters an endpoint selects tokens by. */
+export interface SelectorParams {
+  tickers: string;
+  addresses: string;
+  ids: string;
+}
+
+export const TOKEN_SELECTORS: SelectorParams = {
+  tickers: "token_tickers",
+  addresses: "token_addresses",
+  ids: "token_ids",
+};
+
 /** The tokens a request selects: by tickers, addresses or ids, else the chain and ecosystem listing. */
 export function selectTokens(
   req: SandboxRequest,
   ctx: SandboxContext,
   chainRequired: boolean,
-  tickerParam: string,
+  params: SelectorParams = TOKEN_SELECTORS,
 ): TokenBase[] {
   const { query } = req;
   const chain = query.chain(chainRequired);
-  const tickers = query.list(tickerParam);
-  const addresses = query.list("token_addresses");
-  const ids = query.list("token_ids");
+  const tickers = query.list(params.tickers);
+  const addresses = query.list(params.addresses);
+  const ids = query.list(params.ids);
   const ecosystem = query.ecosystem();
   let tokens = ctx.data.list(chain, ecosystem);
   if (tickers) tokens = ctx.data.findBySymbols(chain, tickers);
@@ -67,23 +80,35 @@ export function selectTokens(
   return tokens;
 }
 
+/** `meta.pagination` in the key set (and number type) the options choose, or none. */
+export function paginationMeta(ctx: SandboxContext, p: Page<unknown>["pagination"]): { meta?: unknown } {
+  const keys = ctx.options.paginationKeys ?? "page-count";
+  if (keys === "none") return {};
+  const n = (value: number) => (ctx.options.paginationStrings ? String(value) : value);
+  const pagination =
+    keys === "total-pages"
+      ? { page: n(p.page), pageSize: n(p.pageSize), totalPages: n(p.pageCount), totalRecords: n(p.total) }
+      : { page: n(p.page), pageSize: n(p.pageSize), pageCount: n(p.pageCount), total: n(p.total) };
+  return { meta: { pagination } };
+}
+
 /** A keyed, paged listing of records: market, agents and TA answer alike. */
 export function keyedListing(o: {
   chainRequired: boolean;
-  tickers: string;
+  selectors: SelectorParams;
   pageSize: number;
   record: (ctx: SandboxContext, t: TokenBase) => unknown;
   only?: (t: TokenBase) => boolean;
 }): Handler {
   return get((req, ctx) => {
     requireKey(ctx, req.query.param("api_key"));
-    const tokens = selectTokens(req, ctx, o.chainRequired, o.tickers).filter(o.only ?? (() => true));
+    const tokens = selectTokens(req, ctx, o.chainRequired, o.selectors).filter(o.only ?? (() => true));
     const page = pageOf(req, ctx, tokens, o.pageSize);
     return {
       body: {
         success: true,
         data: page.items.map((t) => o.record(ctx, t)),
-        meta: { pagination: page.pagination },
+        ...paginationMeta(ctx, page.pagination),
       },
     };
   });

@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from "../../spec/api.js";
-import { get, type Handler, pageOf, requireKey, selectTokens } from "./context.js";
+import { get, type Handler, pageOf, paginationMeta, requireKey, selectTokens } from "./context.js";
 
 /**
  * GET /v1/crypto-metainfo (api.md §4.2): the directory, with a key or paid per request (x402).
@@ -9,7 +9,7 @@ export const directory: Handler = get((req, ctx) => {
   const key = req.query.param("api_key");
   if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
   if (key !== undefined) requireKey(ctx, key);
-  const tokens = selectTokens(req, ctx, true, "token_tickers");
+  const tokens = selectTokens(req, ctx, true);
   const page = pageOf(req, ctx, tokens, PAGE_SIZES.directory);
   const records = page.items.map((t) => ctx.data.directoryRecord(t));
   const style = ctx.options.directoryStyle ?? "envelope";

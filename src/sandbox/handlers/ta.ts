@@ -1,10 +1,11 @@
 import { PAGE_SIZES } from "../../spec/api.js";
-import { type Handler, keyedListing } from "./context.js";
+import { type Handler, keyedListing, TOKEN_SELECTORS } from "./context.js";
 
 /** GET /v1/token-ta (api.md §4.3, live-notes): multi-interval technical analysis. */
 export const ta: Handler = keyedListing({
   chainRequired: false,
-  tickers: "token_tickers",
+  selectors: TOKEN_SELECTORS,
   pageSize: PAGE_SIZES.ta,
-  record: (ctx, t) => ctx.data.taRecord(t),
+  record: (ctx, t) =>
+    ctx.options.taStyle === "documented" ? ctx.data.taRecordDocumented(t) : ctx.data.taRecord(t),
 });

@@ -1,5 +1,5 @@
 import { PAGE_SIZES } from "../../spec/api.js";
-import { get, type Handler, pageOf, requireKey } from "./context.js";
+import { get, type Handler, pageOf, paginationMeta, requireKey } from "./context.js";
 
 /** GET /v1/trending (live-notes: named in newer documentation): a ranked list of 200 tokens. */
 export const trending: Handler = get((req, ctx) => {
@@ -17,7 +17,7 @@ export const trending: Handler = get((req, ctx) => {
         chain: t.chain,
         trend_score: (1000 - t.index).toString(),
       })),
-      meta: { pagination: page.pagination },
+      ...paginationMeta(ctx, page.pagination),
     },
   };
 });
