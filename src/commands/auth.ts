@@ -66,10 +66,12 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
 /** Reads a line from the terminal without echoing it. */
 function promptHidden(ctx: Context, prompt: string): Promise<string> {
   const stdin = process.stdin;
+  // Echo goes off before the prompt shows: a key typed as soon as the prompt appears must not be
+  // echoed by the terminal in the moment between the two.
+  stdin.setRawMode(true);
   ctx.io.stderr.write(prompt);
   return new Promise((resolve, reject) => {
     let value = "";
-    stdin.setRawMode(true);
     stdin.resume();
     stdin.setEncoding("utf8");
     const finish = (error?: Error) => {
