@@ -3,6 +3,7 @@ import { COMMANDS } from "./commands/definitions.js";
 import type { Context, GlobalOptions } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
 import { type ColorMode, IO } from "./io.js";
+import { sanitizeBlock } from "./output/sanitize.js";
 
 declare const __TOKENINTEL_VERSION__: string;
 const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSION__ : "0.0.0-dev";
@@ -101,15 +102,34 @@ function report(error: unknown, verbose: boolean): number {
   }
   if (error instanceof CliError) {
     if (error.exitCode !== ExitCode.interrupted) io.err(`tokenintel: ${error.message}`);
-    if (verbose && error.stack) io.stderr.write(`${io.redact(error.stack)}\n`);
+    if (verbose && error.stack) writeStack(error.stack);
     return error.exitCode;
   }
   const err = error as Error;
   io.err(
     `tokenintel: unexpected error: ${err?.message ?? String(error)}${verbose ? "" : " (run with --verbose for details)"}`,
   );
-  if (verbose && err?.stack) io.stderr.write(`${io.redact(err.stack)}\n`);
+  if (verbose && err?.stack) writeStack(err.stack);
   return ExitCode.error;
+}
+
+/** A stack for --verbose: its first line quotes the server's message, so it is redacted and inert. */
+function writeStack(stack: string): void {
+  io.stderr.write(`${sanitizeBlock(io.redact(stack))}\n`);
+}
+
+/** Why stdout failed, in words: "no space left on device (ENOSPC)". */
+function describeWriteError(error: NodeJS.ErrnoException): string {
+  const known: Record<string, string> = {
+    ENOSPC: "no space left on device",
+    EDQUOT: "disk quota exceeded",
+    EIO: "input/output error",
+    EFBIG: "file too large",
+    EBADF: "standard output is closed",
+    EACCES: "permission denied",
+  };
+  const code = error.code ?? "unknown";
+  return `${known[code] ?? error.message ?? "write failed"} (${code})`;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -126,6 +146,10 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGINT", onSignal(ExitCode.interrupted));
   process.on("SIGTERM", onSignal(143));
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
+  io.onStdoutFailed = (error) => {
+    io.err(`tokenintel: could not write the output: ${describeWriteError(error)}`);
+    process.exit(ExitCode.error);
+  };
 
   const program = buildProgram(argv);
   if (argv.length <= 2) {

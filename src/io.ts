@@ -1,5 +1,6 @@
 import type { Writable } from "node:stream";
-import { sanitizeInline } from "./output/sanitize.js";
+import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
+import { redactSecrets, secretPattern } from "./output/secrets.js";
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -22,10 +23,12 @@ export class IO {
   color: boolean;
   readonly columns: number;
   readonly env: NodeJS.ProcessEnv;
-  private readonly secrets = new Set<string>();
+  private readonly secrets = new Map<string, RegExp>();
   private stdoutClosed = false;
   /** Called once when the reader of stdout goes away; the CLI ends the run quietly. */
   onStdoutClosed: () => void = () => {};
+  /** Called once when stdout fails otherwise (a full disk: ENOSPC); the CLI says so and exits 1. */
+  onStdoutFailed: (error: NodeJS.ErrnoException) => void = () => {};
 
   constructor(options: IOOptions = {}) {
     const env = options.env ?? process.env;
@@ -47,7 +50,10 @@ export class IO {
         }
         return;
       }
-      throw error;
+      if (!this.stdoutClosed) {
+        this.stdoutClosed = true;
+        this.onStdoutFailed(error);
+      }
     });
   }
 
@@ -55,15 +61,14 @@ export class IO {
     this.color = decideColor(mode, this.env, this.stdoutIsTTY);
   }
 
-  /** Registers a value (an API key) that must never reach stderr. */
+  /** Registers a value (an API key) that must never reach stderr, in any encoding. */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value && value.length >= 4 && !this.secrets.has(value)) this.secrets.set(value, secretPattern(value));
   }
 
+  /** Replaces every registered secret, raw, percent-, form-, JSON- or base64-encoded, with ***. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return redactSecrets(text, this.secrets.values());
   }
 
   /** Writes data to stdout. Resolves when the stream accepts more (backpressure). */
@@ -72,6 +77,14 @@ export class IO {
     if (!this.stdout.write(chunk)) {
       await new Promise<void>((resolve) => this.stdout.once("drain", resolve));
     }
+  }
+
+  /**
+   * Writes text that came from the server to stdout: on a terminal its control characters become
+   * visible \uXXXX escapes (still the same JSON); piped, it goes out byte for byte.
+   */
+  outServerText(text: string): Promise<void> {
+    return this.out(this.stdoutIsTTY ? escapeForTerminal(text) : text);
   }
 
   /** One line to stderr, redacted and stripped of control characters. */
