@@ -61,7 +61,9 @@ export function assertTrusted(
     facts = stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw new UsageError(`cannot read the config ${kind} ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+    throw new UsageError(
+      `cannot read the config ${kind} ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+    );
   }
   const reason = untrustedReason(path, kind, facts, myUid);
   if (reason) throw new UsageError(reason);
@@ -89,7 +91,9 @@ export function ensureConfigDir(dir: string): void {
       chmodSync(d, CONFIG_DIR_MODE);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw new UsageError(`cannot create the config folder ${d}: ${(error as NodeJS.ErrnoException).code ?? "error"}`);
+      throw new UsageError(
+        `cannot create the config folder ${d}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
+      );
     }
   }
 }

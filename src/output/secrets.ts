@@ -65,7 +65,8 @@ function base64Cores(text: string): string[] {
 /** A pattern matching every known form of the secret (global, for replace). */
 export function secretPattern(secret: string): RegExp {
   const alternatives = [[...secret].map(characterPattern).join("")];
-  for (const form of encodedForms(secret)) for (const core of base64Cores(form)) alternatives.push(escapeRegExp(core));
+  for (const form of encodedForms(secret))
+    for (const core of base64Cores(form)) alternatives.push(escapeRegExp(core));
   const unique = [...new Set(alternatives)].sort((a, b) => b.length - a.length);
   return new RegExp(unique.join("|"), "g");
 }
