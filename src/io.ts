@@ -71,10 +71,11 @@ export class IO {
     return redactSecrets(text, this.secrets.values());
   }
 
-  /** Writes data to stdout. Resolves when the stream accepts more (backpressure). */
+  /** Writes data to stdout, secrets redacted. Resolves when the stream accepts more (backpressure). */
   async out(chunk: string): Promise<void> {
     if (this.stdoutClosed) return;
-    if (!this.stdout.write(chunk)) {
+    // Redacted too: a server that echoes the key must not get it into a pipe, a log or a screen.
+    if (!this.stdout.write(this.redact(chunk))) {
       await new Promise<void>((resolve) => this.stdout.once("drain", resolve));
     }
   }

@@ -158,6 +158,9 @@ describe("11: the key is redacted in every form it can take", () => {
         res.writeHead(302, { location: `/v1/landed?${q}` });
         res.end();
       } else if (url.startsWith("/v1/header")) sendJson(res, { ok: true }, 200, { "x-echo": ECHO });
+      else if (url.startsWith("/v1/body")) sendJson(res, { echo: ECHO });
+      else if (url.startsWith("/v1/crypto-market"))
+        sendJson(res, marketPage([marketRecord("k1", `name ${ECHO}`, "KEY")]));
       else sendJson(res, { ok: true });
     });
   });
@@ -192,6 +195,21 @@ describe("11: the key is redacted in every form it can take", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/> GET .*\/v1\/landed\?e0=\*\*\*/);
     check(r);
+  });
+
+  it("on stdout too: in an api body and in records, whatever the format", async () => {
+    const api = await run(["--base-url", server.url, "api", "/v1/body"], fresh(), { env: env() });
+    expect(api.code).toBe(0);
+    expect(leaked(api.stdout)).toEqual([]);
+    expect(api.stdout).toContain("***");
+    for (const format of ["json", "ndjson", "csv", "table"]) {
+      const r = await run(["--base-url", server.url, "market", "-c", "base", "-o", format], fresh(), {
+        env: env(),
+      });
+      expect(r.code).toBe(0);
+      expect(leaked(r.stdout)).toEqual([]);
+      expect(r.stdout).toContain("name ***");
+    }
   });
 
   it("in a header shown by api -i", async () => {
