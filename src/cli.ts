@@ -14,6 +14,13 @@ const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSIO
 const abort = new AbortController();
 const io = new IO();
 let context: Context | undefined;
+let closing: Promise<void> | undefined;
+
+/** Ends the run's context once (connections, sandbox, and the summary of anything paid). */
+function closeContext(): Promise<void> {
+  closing ??= context?.close().catch(() => {}) ?? Promise.resolve();
+  return closing;
+}
 
 async function contextFor(cmd: Command): Promise<Context> {
   const globals = cmd.optsWithGlobals() as GlobalOptions;
@@ -115,7 +122,7 @@ function report(error: unknown, verbose: boolean): number {
 
 /** A stack for --verbose: its first line quotes the server's message, so it is redacted and inert. */
 function writeStack(stack: string): void {
-  io.stderr.write(`${sanitizeBlock(io.redact(stack))}\n`);
+  io.stderr.write(`${io.redact(sanitizeBlock(io.redact(stack)))}\n`);
 }
 
 /** Why stdout failed, in words: "no space left on device (ENOSPC)". */
@@ -148,7 +155,8 @@ async function main(argv: string[]): Promise<void> {
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
   io.onStdoutFailed = (error) => {
     io.err(`tokenintel: could not write the output: ${describeWriteError(error)}`);
-    process.exit(ExitCode.error);
+    // Still say what was paid before leaving.
+    void closeContext().then(() => process.exit(ExitCode.error));
   };
 
   const program = buildProgram(argv);
@@ -163,7 +171,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (error) {
     code = report(error, argv.includes("--verbose") || argv.includes("-v"));
   } finally {
-    await context?.close().catch(() => {});
+    await closeContext();
   }
   if (abort.signal.aborted) code = ExitCode.interrupted;
   process.exitCode = code;

@@ -90,7 +90,8 @@ export class IO {
 
   /** One line to stderr, redacted and stripped of control characters. */
   err(line: string): void {
-    this.stderr.write(`${sanitizeInline(this.redact(line))}\n`);
+    // Redacted before and after: stripping a control character must not join a key back together.
+    this.stderr.write(`${this.redact(sanitizeInline(this.redact(line)))}\n`);
   }
 
   warn(message: string): void {

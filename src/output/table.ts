@@ -58,7 +58,7 @@ export function renderTable(
     allColumns.map((column) => {
       const cell = formatCell(record, column, ctx);
       // Redacted before it is cut to fit: a key cut in half would no longer be recognised.
-      const text = sanitizeInline(io.redact(cell.text));
+      const text = io.redact(sanitizeInline(io.redact(cell.text)));
       return { ...cell, text: column.max ? truncateWidth(text, column.max) : text };
     }),
   );
