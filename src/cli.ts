@@ -3,6 +3,7 @@ import type { Context } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import { IO } from "./io.js";
+import { sanitizeBlock } from "./output/sanitize.js";
 import { buildProgram, COMMANDS } from "./program.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
@@ -12,6 +13,13 @@ import { buildProgram, COMMANDS } from "./program.js";
 const abort = new AbortController();
 const io = new IO();
 let context: Context | undefined;
+let closing: Promise<void> | undefined;
+
+/** Ends the run's context once (connections, sandbox, and the summary of anything paid). */
+function closeContext(): Promise<void> {
+  closing ??= context?.close().catch(() => {}) ?? Promise.resolve();
+  return closing;
+}
 
 /** The run's context, made once from the global flags (checked here, before the command runs). */
 async function contextFor(argv: readonly string[], cmd: import("commander").Command): Promise<Context> {
@@ -59,15 +67,34 @@ function report(error: unknown): number {
   }
   if (error instanceof CliError) {
     if (error.exitCode !== ExitCode.interrupted) io.err(`tokenintel: ${error.message}`);
-    if (verbose && error.stack) io.stderr.write(`${io.redact(error.stack)}\n`);
+    if (verbose && error.stack) writeStack(error.stack);
     return error.exitCode;
   }
   const err = error as Error;
   io.err(
     `tokenintel: unexpected error: ${err?.message ?? String(error)}${verbose ? "" : " (run with --verbose for details)"}`,
   );
-  if (verbose && err?.stack) io.stderr.write(`${io.redact(err.stack)}\n`);
+  if (verbose && err?.stack) writeStack(err.stack);
   return ExitCode.error;
+}
+
+/** A stack for --verbose: its first line quotes the server's message, so it is redacted and inert. */
+function writeStack(stack: string): void {
+  io.stderr.write(`${io.redact(sanitizeBlock(io.redact(stack)))}\n`);
+}
+
+/** Why stdout failed, in words: "no space left on device (ENOSPC)". */
+function describeWriteError(error: NodeJS.ErrnoException): string {
+  const known: Record<string, string> = {
+    ENOSPC: "no space left on device",
+    EDQUOT: "disk quota exceeded",
+    EIO: "input/output error",
+    EFBIG: "file too large",
+    EBADF: "standard output is closed",
+    EACCES: "permission denied",
+  };
+  const code = error.code ?? "unknown";
+  return `${known[code] ?? error.message ?? "write failed"} (${code})`;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -84,6 +111,11 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGINT", onSignal(ExitCode.interrupted));
   process.on("SIGTERM", onSignal(143));
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
+  io.onStdoutFailed = (error) => {
+    io.err(`tokenintel: could not write the output: ${describeWriteError(error)}`);
+    // Still say what was paid before leaving.
+    void closeContext().then(() => process.exit(ExitCode.error));
+  };
 
   const target = invokedCommand(argv);
   const only = target !== undefined && Object.hasOwn(COMMANDS, target) ? target : undefined;
@@ -95,7 +127,7 @@ async function main(argv: string[]): Promise<void> {
   } catch (error) {
     code = report(error);
   } finally {
-    await context?.close().catch(() => {});
+    await closeContext();
   }
   if (abort.signal.aborted) code = ExitCode.interrupted;
   process.exitCode = code;

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
-import { sanitizeInline } from "./output/sanitize.js";
+import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
+import { redactSecrets, secretPattern } from "./output/secrets.js";
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -25,10 +26,12 @@ export class IO {
   color: boolean;
   readonly columns: number;
   readonly env: NodeJS.ProcessEnv;
-  private readonly secrets = new Set<string>();
+  private readonly secrets = new Map<string, RegExp>();
   private stdoutClosed = false;
   /** Called once when the reader of stdout goes away; the CLI ends the run quietly. */
   onStdoutClosed: () => void = () => {};
+  /** Called once when stdout fails otherwise (a full disk: ENOSPC); the CLI says so and exits 1. */
+  onStdoutFailed: (error: NodeJS.ErrnoException) => void = () => {};
 
   constructor(options: IOOptions = {}) {
     const env = options.env ?? process.env;
@@ -51,7 +54,10 @@ export class IO {
         }
         return;
       }
-      throw error;
+      if (!this.stdoutClosed) {
+        this.stdoutClosed = true;
+        this.onStdoutFailed(error);
+      }
     });
   }
 
@@ -59,28 +65,37 @@ export class IO {
     this.color = decideColor(mode, this.env, this.stdoutIsTTY);
   }
 
-  /** Registers a value (an API key) that must never reach stderr. */
+  /** Registers a value (an API key) that must never reach stderr, in any encoding. */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4) this.secrets.add(value);
+    if (value && value.length >= 4 && !this.secrets.has(value)) this.secrets.set(value, secretPattern(value));
   }
 
+  /** Replaces every registered secret, raw, percent-, form-, JSON- or base64-encoded, with ***. */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) out = out.split(secret).join("***");
-    return out;
+    return redactSecrets(text, this.secrets.values());
   }
 
-  /** Writes data to stdout. Resolves when the stream accepts more (backpressure). */
+  /** Writes data to stdout, secrets redacted. Resolves when the stream accepts more (backpressure). */
   async out(chunk: string): Promise<void> {
     if (this.stdoutClosed) return;
-    if (!this.stdout.write(chunk)) {
+    // Redacted too: a server that echoes the key must not get it into a pipe, a log or a screen.
+    if (!this.stdout.write(this.redact(chunk))) {
       await new Promise<void>((resolve) => this.stdout.once("drain", resolve));
     }
   }
 
+  /**
+   * Writes text that came from the server to stdout: on a terminal its control characters become
+   * visible \uXXXX escapes (still the same JSON); piped, it goes out byte for byte.
+   */
+  outServerText(text: string): Promise<void> {
+    return this.out(this.stdoutIsTTY ? escapeForTerminal(text) : text);
+  }
+
   /** One line to stderr, redacted and stripped of control characters. */
   err(line: string): void {
-    this.stderr.write(`${sanitizeInline(this.redact(line))}\n`);
+    // Redacted before and after: stripping a control character must not join a key back together.
+    this.stderr.write(`${this.redact(sanitizeInline(this.redact(line)))}\n`);
   }
 
   warn(message: string): void {

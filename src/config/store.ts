@@ -1,8 +1,7 @@
-import { chmodSync, existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { chmodSync, statSync } from "node:fs";
 import type Conf from "conf";
 import { UsageError } from "../errors.js";
-import { configDir } from "./paths.js";
+import { assertTrusted, CONFIG_FILE_MODE, configDir, configFile, ensureConfigDir } from "./paths.js";
 
 /** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
 export const CONFIG_KEYS = {
@@ -26,7 +25,12 @@ export class ConfigStore {
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
     const { default: ConfClass } = await import("conf");
     const cwd = configDir(env);
-    const existed = existsSync(cwd);
+    const file = configFile(env);
+    // Folders we create are 0700 (every one of them); an existing one is refused, never chmod-ed,
+    // when it is not the user's own or others may write to it.
+    ensureConfigDir(cwd);
+    assertTrusted(cwd, "folder");
+    assertTrusted(file, "file");
     let conf: Conf<StoreShape>;
     try {
       conf = new ConfClass<StoreShape>({
@@ -34,18 +38,14 @@ export class ConfigStore {
         projectSuffix: "",
         configName: "config",
         cwd,
-        configFileMode: 0o600,
+        configFileMode: CONFIG_FILE_MODE,
       });
     } catch (error) {
-      throw new UsageError(`cannot read the config store: ${(error as Error).message}`);
-    }
-    // Tighten the folder only when it is ours (never chmod a folder the user pointed us at).
-    if (!existed && existsSync(dirname(conf.path))) {
-      try {
-        chmodSync(dirname(conf.path), 0o700);
-      } catch {
-        // not ours to change
-      }
+      // Never quote the parser's message: it shows part of the file, and the file holds the key.
+      if (error instanceof SyntaxError)
+        throw new UsageError(`the config file ${file} is not valid JSON; fix it or remove it`);
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`cannot read the config file ${file}${code ? `: ${code}` : ""}`);
     }
     return new ConfigStore(conf);
   }
@@ -99,7 +99,7 @@ export class ConfigStore {
 
   private tighten(): void {
     try {
-      chmodSync(this.conf.path, 0o600);
+      chmodSync(this.conf.path, CONFIG_FILE_MODE);
     } catch {
       // the write itself would have failed loudly
     }

@@ -5,29 +5,65 @@ import { sanitizeInline } from "./sanitize.js";
 // float that would print 0.00 or 1e-7.
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
+/** A number as text, exponent form included: 1.5e-07, 2.5E+06, -3e-2, 1e400. */
+const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Exponents beyond this are not written out in digits (the number is shown as sent). */
+export const MAX_EXPANDED_EXPONENT = 10_000;
+/** Compact amounts and percentages with a longer integer part are shown as 1.5e+400. */
+export const MAX_INTEGER_DIGITS = 24;
 
 function asDecimalText(value: unknown): string | undefined {
-  if (typeof value === "string" && DECIMAL.test(value.trim())) return value.trim();
-  if (value instanceof LosslessNumber) return value.raw;
+  if (typeof value === "string") return toPlainDecimal(value.trim());
+  if (value instanceof LosslessNumber) return toPlainDecimal(value.raw);
   if (typeof value === "number" && Number.isFinite(value)) return numberToPlain(value);
   return undefined;
 }
 
-/** A JS number as plain decimal text, without exponent notation. */
-export function numberToPlain(n: number): string {
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  const [mantissa, exp] = s.toLowerCase().split("e") as [string, string];
+/**
+ * Number text, exponent form included, as plain decimal text written from its digits (never
+ * through a float, which turns 1e400 into Infinity). Undefined when it is not a number, or when
+ * its exponent is beyond MAX_EXPANDED_EXPONENT.
+ */
+export function toPlainDecimal(text: string): string | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  if (!m) return undefined;
+  const [, sign = "", int = "0", frac = "", exp] = m;
+  if (exp === undefined) return text;
   const e = Number(exp);
-  const negative = mantissa.startsWith("-");
-  const [int, frac = ""] = mantissa.replace("-", "").split(".") as [string, string?];
+  if (!Number.isSafeInteger(e) || Math.abs(e) > MAX_EXPANDED_EXPONENT) return undefined;
   const digits = int + frac;
   const point = int.length + e;
   let out: string;
   if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
   else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
   else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return (negative ? "-" : "") + out;
+  out = out.replace(/^0+(?=\d)/, "");
+  if (out.includes(".")) out = out.replace(/\.?0+$/, "");
+  return sign + out;
+}
+
+/** A JS number as plain decimal text, without exponent notation. */
+export function numberToPlain(n: number): string {
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  return toPlainDecimal(s) ?? s;
+}
+
+/** An integer part too long to show in digits, in exponent form: 1.5e+400 (2 decimals at most). */
+function scientific(sign: string, int: string, frac: string): string {
+  let exponent = int.length - 1;
+  let mantissa = roundDecimal(int[0]!, int.slice(1) + frac, 2);
+  if (mantissa.startsWith("10")) {
+    mantissa = `1.${mantissa.slice(3)}`;
+    exponent++;
+  }
+  return `${sign}${trimZeros(mantissa)}e+${exponent}`;
+}
+
+/** Splits plain decimal text into sign, integer part without leading zeros, fraction. */
+function decimalParts(text: string): [string, string, string] {
+  const [, sign = "", int = "0", frac = ""] = DECIMAL.exec(text) ?? [];
+  return [sign, int.replace(/^0+(?=\d)/, ""), frac];
 }
 
 /** Adds thousands separators to an integer string. */
@@ -42,8 +78,7 @@ function group(int: string): string {
 export function formatPrice(value: unknown): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
-  const [, sign = "", int = "0", frac = ""] = DECIMAL.exec(text) ?? [];
-  const intPart = int.replace(/^0+(?=\d)/, "");
+  const [sign, intPart, frac] = decimalParts(text);
   if (intPart !== "0") {
     const rounded = roundDecimal(intPart, frac, intPart.length >= 4 ? 2 : 4);
     const [i, f = ""] = rounded.split(".") as [string, string?];
@@ -69,24 +104,32 @@ function subscript(n: number): string {
   return String(n).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[Number(d)]!);
 }
 
+/** Units by the number of digits they stand for. */
 const UNITS: Array<[number, string]> = [
-  [1e12, "T"],
-  [1e9, "B"],
-  [1e6, "M"],
-  [1e3, "K"],
+  [12, "T"],
+  [9, "B"],
+  [6, "M"],
+  [3, "K"],
 ];
 
-/** Large amounts compact: 1234567 → "1.23M". Prefix "$" for money. */
+/** Large amounts compact: 1234567 → "1.23M". Prefix "$" for money. Written from the digits. */
 export function formatCompact(value: unknown, prefix = ""): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
-  const n = Number(text);
-  const abs = Math.abs(n);
-  const sign = n < 0 ? "-" : "";
+  const [rawSign, int, frac] = decimalParts(text);
+  const zero = /^0*$/.test(int + frac);
+  const sign = rawSign === "-" && !zero ? "-" : "";
+  if (int.length > MAX_INTEGER_DIGITS) return `${sign}${prefix}${scientific("", int, frac)}`;
   for (const [size, unit] of UNITS) {
-    if (abs >= size) return `${sign}${prefix}${trimZeros((abs / size).toFixed(2))}${unit}`;
+    if (int.length > size) {
+      const shifted = roundDecimal(int.slice(0, int.length - size), int.slice(int.length - size) + frac, 2);
+      return `${sign}${prefix}${trimZeros(shifted)}${unit}`;
+    }
   }
-  return `${sign}${prefix}${trimZeros(abs.toFixed(abs >= 1 || abs === 0 ? 2 : 4))}`;
+  const small = trimZeros(roundDecimal(int, frac, int !== "0" || zero ? 2 : 4));
+  // Below what four decimals show, the price format keeps the digits: $0.0₆15, never $0.
+  if (small === "0" && !zero) return `${sign}${prefix}${formatPrice(`0.${frac}`)}`;
+  return `${sign}${prefix}${small}`;
 }
 
 function trimZeros(s: string): string {
@@ -97,16 +140,17 @@ function trimZeros(s: string): string {
 export function formatPercent(value: unknown): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
-  const n = Number(text);
-  const fixed = Math.abs(n).toFixed(2);
-  const sign = n > 0 && fixed !== "0.00" ? "+" : n < 0 && fixed !== "0.00" ? "-" : "";
+  const [rawSign, int, frac] = decimalParts(text);
+  if (int.length > MAX_INTEGER_DIGITS) return `${scientific(rawSign === "-" ? "-" : "+", int, frac)}%`;
+  const fixed = roundDecimal(int, frac, 2);
+  const sign = fixed === "0.00" ? "" : rawSign === "-" ? "-" : "+";
   return `${sign}${fixed}%`;
 }
 
 export function formatInteger(value: unknown): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
-  const [, sign = "", int = "0"] = DECIMAL.exec(text) ?? [];
+  const [sign, int] = decimalParts(text);
   return sign + group(int);
 }
 

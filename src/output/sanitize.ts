@@ -24,3 +24,19 @@ export function sanitizeBlock(text: string): string {
     .replace(/\t/g, "  ")
     .replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, "");
 }
+
+// Characters that act on a terminal rather than show: C0 controls but newline and tab, DEL, C1
+// (U+0080-U+009F, including the 8-bit CSI U+009B) and the bidi controls that reorder text.
+const TERMINAL_ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Makes text inert for a terminal without losing it: each active character becomes a visible
+ * \uXXXX escape (CRLF line ends stay). On JSON text the result is the same JSON (such characters
+ * can only stand inside strings, where the escape means the same), so `json`, `ndjson` and `api`
+ * output stays exact JSON on a terminal.
+ */
+export function escapeForTerminal(text: string): string {
+  return text.replace(TERMINAL_ACTIVE, (ch, offset: number) =>
+    ch === "\r" && text[offset + 1] === "\n" ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

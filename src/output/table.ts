@@ -57,7 +57,8 @@ export function renderTable(
   const matrix: Cell[][] = records.map((record) =>
     allColumns.map((column) => {
       const cell = formatCell(record, column, ctx);
-      const text = sanitizeInline(cell.text);
+      // Redacted before it is cut to fit: a key cut in half would no longer be recognised.
+      const text = io.redact(sanitizeInline(io.redact(cell.text)));
       return { ...cell, text: column.max ? truncateWidth(text, column.max) : text };
     }),
   );

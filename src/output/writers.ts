@@ -41,11 +41,11 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
       return new NdjsonWriter(io, project);
     case "json":
       return new BufferedWriter(async (records) => {
-        await io.out(`${stringifyJson(records.map(project), 2)}\n`);
+        await io.outServerText(`${stringifyJson(records.map(project), 2)}\n`);
       });
     case "csv":
       return new BufferedWriter(async (records) => {
-        await io.out(toCsv(records.map(project), options.fields));
+        await io.outServerText(toCsv(records.map(project), options.fields));
       });
     case "table":
       return new BufferedWriter(async (records) => {
@@ -74,7 +74,7 @@ class NdjsonWriter implements RecordWriter {
   async write(batch: unknown[]): Promise<void> {
     let text = "";
     for (const record of batch) text += `${stringifyJson(this.project(record))}\n`;
-    await this.io.out(text);
+    await this.io.outServerText(text);
   }
   async end(): Promise<void> {}
 }

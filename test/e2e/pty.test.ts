@@ -18,7 +18,7 @@ function inPty(args: string[], env: Record<string, string> = {}) {
   let screen = "";
   child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, timeoutMs = 10_000) => {
+  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
     const start = Date.now();
     while (!pattern.test(screen)) {
       if (Date.now() - start > timeoutMs)
@@ -33,6 +33,8 @@ describe("in a terminal", () => {
   it("auth login asks for the key without echoing it", async () => {
     const key = `pty_key_${Math.random().toString(36).slice(2)}_zz`;
     const session = inPty(["auth", "login"]);
+    // Typed the moment the prompt shows, as a fast typist or a paste would: the prompt is written
+    // only once echo is off, so nothing typed after it may appear (this raced before, under load).
     await session.waitFor(/API key \(input hidden\): /);
     session.child.stdin.write(`${key}\r`);
     expect(await session.exited).toBe(0);

@@ -41,7 +41,7 @@ describe("other formatters", () => {
   it("compact amounts", () => {
     expect(formatCompact("1234567", "$")).toBe("$1.23M");
     expect(formatCompact("4500000000", "$")).toBe("$4.5B");
-    expect(formatCompact("1e15" as unknown)).toBe("1e15");
+    expect(formatCompact("1e15" as unknown)).toBe("1000T");
     expect(formatCompact(1e15)).toBe("1000T");
     expect(formatCompact("-2500")).toBe("-2.5K");
     expect(formatCompact("0")).toBe("0");

@@ -46,11 +46,11 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const details = data.tokenDetails ?? [];
 
   if (format === "json") {
-    await ctx.io.out(`${stringifyJson(data, 2)}\n`);
+    await ctx.io.outServerText(`${stringifyJson(data, 2)}\n`);
     return;
   }
   if (format === "ndjson") {
-    await ctx.io.out(`${stringifyJson(data)}\n`);
+    await ctx.io.outServerText(`${stringifyJson(data)}\n`);
     return;
   }
   if (format === "table") {

@@ -15,6 +15,6 @@ export const directory: Handler = get((req, ctx) => {
   const style = ctx.options.directoryStyle ?? "envelope";
   if (style === "bare") return { body: records };
   if (style === "paginated")
-    return { body: { success: true, data: records, meta: { pagination: page.pagination } } };
+    return { body: { success: true, data: records, ...paginationMeta(ctx, page.pagination) } };
   return { body: { success: true, data: records } };
 });
