@@ -1,8 +1,8 @@
-import type { ApiClient } from "./api/client.js";
-import type { PaymentOptions, PaymentSession, RequestEstimate } from "./api/payment.js";
+import type { ApiClient, PaymentHook } from "./api/client.js";
 import type { ConfigStore } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import type { IO } from "./io.js";
+import type { PaymentOptions, PaymentSession, RequestEstimate } from "./payment/session.js";
 import type { SandboxServer } from "./sandbox/server.js";
 import { type GlobalOptions, Settings } from "./settings.js";
 
@@ -29,6 +29,8 @@ export interface RunContext {
   /** The command line as typed, for a watch's header. */
   readonly commandLine: string;
   client(request: ClientRequest): Promise<ApiClient>;
+  /** The run's payment session, once client() was asked to pay (--pay, --dry-run). */
+  readonly payment: PaymentSession | undefined;
   store(): Promise<ConfigStore>;
 }
 
@@ -38,7 +40,7 @@ export class Context implements RunContext {
   private storePromise: Promise<ConfigStore> | undefined;
   private clientInstance: ApiClient | undefined;
   private sandbox: SandboxServer | undefined;
-  private payment: PaymentSession | undefined;
+  payment: PaymentSession | undefined;
 
   constructor(
     readonly io: IO,
@@ -81,20 +83,23 @@ export class Context implements RunContext {
     }
     const { ApiClient, isLoopback } = await import("./api/client.js");
     const log = (line: string) => this.io.err(line);
+    const estimate = request.estimate ?? { requests: undefined, exact: false };
+    let payment: PaymentHook;
     if (request.payment) {
-      const { PaymentSession, assertPaymentMayTravel } = await import("./api/payment.js");
+      const { PaymentSession, assertPaymentMayTravel } = await import("./payment/session.js");
       // Before any request: a payment, like the key, never crosses plain http to another machine.
       assertPaymentMayTravel(new URL(baseUrl), isLoopback);
-      this.payment = new PaymentSession(
-        request.payment,
-        request.estimate ?? { requests: undefined, exact: false },
-        log,
-        Boolean(globals.verbose),
-      );
+      this.payment = new PaymentSession(request.payment, estimate, log, Boolean(globals.verbose));
+      payment = this.payment;
+    } else {
+      // Not paying: a 402 ends the run with the price and the ways out (loaded only if one comes).
+      payment = {
+        refusal: async (res, paid) =>
+          (await import("./payment/refusal.js")).paymentRequiredError(res, paid, estimate),
+      };
     }
     this.clientInstance = new ApiClient({
-      payment: this.payment,
-      estimate: request.estimate,
+      payment,
       baseUrl,
       apiKey: key?.key,
       timeoutMs,

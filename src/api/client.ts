@@ -12,8 +12,6 @@ import {
 } from "../errors.js";
 import { parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
-import type { PaymentSession, RequestEstimate } from "./payment.js";
-import { describePrice, readPaymentRequirements } from "./x402.js";
 
 export type QueryValue = string | number | readonly string[] | undefined;
 export type Query = ReadonlyArray<readonly [string, QueryValue]>;
@@ -32,10 +30,21 @@ export interface ClientOptions {
   quiet: boolean;
   /** For tests: the randomness behind backoff jitter. */
   random?: () => number;
-  /** Answers 402s with an x402 payment (--pay, --dry-run). */
-  payment?: PaymentSession;
-  /** How many requests the command will make, for the price in a 402 message. */
-  estimate?: RequestEstimate;
+  /** What a 402 gets: a payment (--pay), or an error naming the price. */
+  payment?: PaymentHook;
+}
+
+/**
+ * How payment joins the client: the client knows only that a 402 may be answered by sending the
+ * request again with some headers, once; what to pay and what to say is the hook's business.
+ */
+export interface PaymentHook {
+  /** A 402 to a request that carried no payment: the headers to send it again with; throws to refuse. */
+  pay?(res: ApiResponse, label: string | undefined): Promise<Record<string, string>>;
+  /** The paid request was answered with a 2xx. */
+  settled?(res: ApiResponse, headers: Record<string, string>): Promise<void>;
+  /** The error a 402 ends in; `paid` when the server refused a payment that was sent. */
+  refusal(res: ApiResponse, paid: boolean): Promise<CliError>;
 }
 
 export interface ApiResponse {
@@ -56,6 +65,8 @@ export interface RequestOptions {
   label?: string;
   /** Keep a 2xx body as text without requiring JSON (`tokenintel api` prints it as sent). */
   raw?: boolean;
+  /** Hand a 402 back as an answer instead of paying or failing (a dry run reads its offer). */
+  returnPaymentRequired?: boolean;
 }
 
 const RETRY_STATUSES = new Set([408, 423, 425, 429, 500, 502, 503, 504]);
@@ -167,15 +178,19 @@ export class ApiClient {
         }
         if (res.status >= 200 && res.status < 300) {
           this.limiter.succeeded();
-          if (paymentHeaders) await this.options.payment?.settled(res, paymentHeaders);
+          if (paymentHeaders) await this.options.payment?.settled?.(res, paymentHeaders);
           return res;
         }
-        if (res.status === 402 && this.options.payment && !paymentHeaders) {
+        if (res.status === 402 && opts.returnPaymentRequired) return res;
+        if (res.status === 402 && this.options.payment?.pay && !paymentHeaders) {
           paymentHeaders = await this.options.payment.pay(res, opts.label);
           attempt--;
           continue;
         }
-        outcome = this.errorFor(res, paymentHeaders !== undefined);
+        outcome =
+          res.status === 402
+            ? await this.paymentRequired(res, paymentHeaders !== undefined)
+            : this.errorFor(res);
         outcome.response = { status: res.status, headers: res.headers, text: res.text };
         if (THROTTLE_STATUSES.has(res.status)) this.limiter.throttled();
       }
@@ -298,7 +313,15 @@ export class ApiClient {
     }
   }
 
-  errorFor(res: ApiResponse, paid = false): ApiError | AuthError | PaymentError {
+  /** A 402 the run does not (or no longer) pay: the hook says why, else a plain refusal. */
+  private async paymentRequired(res: ApiResponse, paid: boolean): Promise<CliError> {
+    if (this.options.payment) return this.options.payment.refusal(res, paid);
+    return new PaymentError(
+      "payment required (HTTP 402); use an API key ('tokenintel auth login') or pay per request with --pay",
+    );
+  }
+
+  errorFor(res: ApiResponse): ApiError | AuthError {
     const server = serverMessage(res.body);
     const detail = `HTTP ${res.status}${server ? `: ${server}` : ""}`;
     if (res.status === 401 || res.status === 403) {
@@ -306,26 +329,6 @@ export class ApiClient {
         this.hasKey
           ? `the API key was rejected (${detail}); check it with 'tokenintel auth status'`
           : `an API key is required (${detail}); run 'tokenintel auth login' or try --sandbox`,
-      );
-    }
-    if (res.status === 402) {
-      const header = res.headers["payment-required"];
-      const reqs = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
-      if (paid) {
-        const reason =
-          (typeof header === "string" ? decodeError(header) : undefined) ?? serverMessage(res.body);
-        return new PaymentError(
-          `the server refused the payment (HTTP 402${reason ? `: ${reason}` : ""}); not signing a second one for the same request`,
-        );
-      }
-      const price = reqs[0] ? `${describePrice(reqs[0])} per request` : "price not stated";
-      const { requests, exact } = this.options.estimate ?? { requests: undefined, exact: false };
-      const need =
-        requests === undefined
-          ? ""
-          : `; this command needs ${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}`;
-      return new PaymentError(
-        `payment required (HTTP 402: ${price}${need}); use an API key ('tokenintel auth login') or pay per request with --pay`,
       );
     }
     return new ApiError(detail, {
@@ -339,16 +342,6 @@ export class ApiClient {
 function annotate<T extends CliError>(error: T, notes: string[]): T {
   if (notes.length) error.message += ` (${notes.join("; ")})`;
   return error;
-}
-
-/** The `error` of a base64 PAYMENT-REQUIRED header (x402 v2), if it has one. */
-function decodeError(header: string): string | undefined {
-  try {
-    const doc = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { error?: unknown };
-    return typeof doc.error === "string" && doc.error ? doc.error : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isRetryable(error: CliError): boolean {

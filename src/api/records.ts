@@ -193,6 +193,14 @@ async function* oneShot<T>(value: Promise<T>): AsyncGenerator<T> {
 }
 
 /** Orders records by the position of the item that names them; unmatched records keep their place at the end. */
+/** The request a query starts with: its first page, or the first chunk of its list. */
+export function firstRequest(q: RecordQuery): { path: string; query: Query } {
+  const query: Query = q.selector
+    ? [...q.query, [q.selector.param, chunk(q.selector.items)[0] ?? []]]
+    : q.query;
+  return { path: q.endpoint.path, query: [...query, ["page", q.page ?? 1]] };
+}
+
 export function orderBySelector(records: unknown[], items: readonly string[], kind: SelectorKind): unknown[] {
   const position = new Map<string, number>();
   items.forEach((item, i) => {

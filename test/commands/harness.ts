@@ -79,6 +79,8 @@ export class FakeContext implements RunContext {
   readonly settings: Settings;
   readonly signal = new AbortController().signal;
   readonly commandLine = "tokenintel (test)";
+  /** Payments are tested end to end (test/e2e/x402.test.ts), not here. */
+  readonly payment = undefined;
   readonly configDir = mkdtempSync(join(tmpdir(), "tokenintel-cmd-"));
   stdout = "";
   stderr = "";

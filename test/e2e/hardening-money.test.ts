@@ -3,7 +3,7 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_PAYMENT_VALIDITY_SECONDS } from "../../src/api/payment.js";
+import { MAX_PAYMENT_VALIDITY_SECONDS } from "../../src/payment/session.js";
 import { run, tempDir, transcript } from "./helpers.js";
 import { type HostileServer, hostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
 

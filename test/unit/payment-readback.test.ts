@@ -1,10 +1,14 @@
 import { generatePrivateKey } from "viem/accounts";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { ApiResponse } from "../../src/api/client.js";
-import { MAX_PAYMENT_VALIDITY_SECONDS, PaymentSession } from "../../src/api/payment.js";
-import { type PaymentRequirement, readPaymentRequirements, readSignedPayment } from "../../src/api/x402.js";
-import type * as Sign from "../../src/api/x402-sign.js";
 import { PaymentError } from "../../src/errors.js";
+import {
+  type PaymentRequirement,
+  readPaymentRequirements,
+  readSignedPayment,
+} from "../../src/payment/offers.js";
+import { MAX_PAYMENT_VALIDITY_SECONDS, PaymentSession } from "../../src/payment/session.js";
+import type * as Sign from "../../src/payment/sign.js";
 
 // The read-back: whatever the signer library does, what leaves is checked against what was allowed.
 // The signer is the real one; a test may put a misbehaving step in front of it.
@@ -17,7 +21,7 @@ type Step = (
   validitySeconds: number,
 ) => Promise<Record<string, string>>;
 let misbehave: Step | undefined;
-vi.mock("../../src/api/x402-sign.js", async (importOriginal) => {
+vi.mock("../../src/payment/sign.js", async (importOriginal) => {
   const real = await importOriginal<typeof Sign>();
   return {
     createSigner: (key: string, max: string) => {

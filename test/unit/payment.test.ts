@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PaymentSession, parseAmount } from "../../src/api/payment.js";
-import type { PaymentRequirement } from "../../src/api/x402.js";
 import { PaymentError, UsageError } from "../../src/errors.js";
+import { parseAmount } from "../../src/payment/amounts.js";
+import type { PaymentRequirement } from "../../src/payment/offers.js";
+import { PaymentSession } from "../../src/payment/session.js";
 
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const req = (over: Partial<PaymentRequirement> = {}): PaymentRequirement => ({

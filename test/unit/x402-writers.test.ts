@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { LosslessNumber } from "../../src/api/json.js";
-import { describePrice, formatUnits, readPaymentRequirements } from "../../src/api/x402.js";
 import { pickPaths } from "../../src/output/paths.js";
 import { toCsv } from "../../src/output/writers.js";
+import { formatUnits } from "../../src/payment/amounts.js";
+import { describePrice, readPaymentRequirements } from "../../src/payment/offers.js";
 
 describe("x402 requirements", () => {
   const accept = {

@@ -7,7 +7,7 @@ import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { IO } from "../../io.js";
 import { createWriter } from "../../output/writers.js";
-import { parsePaymentFlags } from "../payment-flags.js";
+import { parsePaymentFlags } from "../../payment/options.js";
 import type apiCommand from "./index.js";
 
 type ApiOptions = FlagValues<typeof apiCommand.flags>;
@@ -90,7 +90,7 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
   const { limit } = raw;
 
-  const payment = parsePaymentFlags(ctx, raw);
+  const payment = parsePaymentFlags(ctx.io, raw);
   const client = await ctx.client({
     keyRequired: false,
     payment,
@@ -99,6 +99,16 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   const path = apiPath(pathArg, client.baseUrl);
   const query: Query =
     method === "GET" ? fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const) : [];
+  const body = method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined;
+
+  if (payment?.dryRun) {
+    const { planPayment } = await import("../../payment/dry-run.js");
+    const first = raw.paginate ? [...query.filter(([k]) => k !== "page"), ["page", 1] as const] : query;
+    ctx.io.err(
+      `tokenintel: ${await planPayment(client, ctx.payment!, { path, method, query: first, body })}`,
+    );
+    return;
+  }
 
   if (raw.paginate) {
     const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
@@ -118,7 +128,7 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
     const res = await client.request(path, {
       method,
       query,
-      body: method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined,
+      body,
       raw: true,
     });
     if (raw.include) printHead(ctx, res.status, res.headers);

@@ -1,5 +1,5 @@
-import type { PaymentOptions, RequestEstimate } from "../../api/payment.js";
 import {
+  firstRequest,
   type RecordQuery,
   type RecordStreamResult,
   type Selector,
@@ -13,8 +13,9 @@ import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
 import type { SortSpec } from "../../output/sort.js";
 import { createWriter } from "../../output/writers.js";
+import { parsePaymentFlags } from "../../payment/options.js";
+import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
 import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
-import { parsePaymentFlags } from "../payment-flags.js";
 import type { DataOptions } from "./flags.js";
 import { chooseFormat } from "./output.js";
 import { checkPaths, parseSortFlag } from "./paths.js";
@@ -71,7 +72,7 @@ export async function parseDataOptions(
   const format = await chooseFormat(ctx, opts);
   const fields = checkPaths("--fields", opts.fields, spec.shape, spec.name);
   const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
-  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx, opts) : undefined;
+  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx.io, opts) : undefined;
   const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
   if (!layout) {
@@ -133,6 +134,11 @@ export async function runDataCommand(
     payment,
     estimate: estimateRequests(query),
   });
+  if (payment?.dryRun) {
+    const { planPayment } = await import("../../payment/dry-run.js");
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, firstRequest(query))}`);
+    return;
+  }
   if (parsed.watchMs !== undefined) {
     const { runWatch } = await import("./watch.js");
     return runWatch(ctx, client, parsed, spec.emptyMessage);

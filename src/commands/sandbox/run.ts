@@ -1,7 +1,7 @@
-import { parseAmount } from "../../api/payment.js";
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
+import { parseAmount } from "../../payment/amounts.js";
 import { USDC_NETWORKS, type UsdcNetworkName } from "../../spec/assets.js";
 import type sandboxCommand from "./index.js";
 

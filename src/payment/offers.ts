@@ -1,3 +1,6 @@
+import { USDC_DECIMALS, USDC_NETWORKS } from "../spec/assets.js";
+import { formatUnits } from "./amounts.js";
+
 // Reading x402 payment requirements from a 402 answer, enough to tell the user what a request
 // costs. Version 1 puts them in the JSON body; version 2 in a base64 PAYMENT-REQUIRED header.
 
@@ -27,19 +30,32 @@ export interface KnownAsset {
   chainId: number;
 }
 
-// Keys are `${network}:${lower-case asset address}`; networks in both v1 names and CAIP-2 ids.
-const USDC_BASE = "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913";
-const USDC_BASE_SEPOLIA = "0x036cbd53842c5426634e7929541ec2318f3dcf7e";
-export const KNOWN_ASSETS: Record<string, KnownAsset> = {
-  [`base:${USDC_BASE}`]: usdc("Base", "USD Coin", 8453),
-  [`eip155:8453:${USDC_BASE}`]: usdc("Base", "USD Coin", 8453),
-  [`base-sepolia:${USDC_BASE_SEPOLIA}`]: usdc("Base Sepolia", "USDC", 84532),
-  [`eip155:84532:${USDC_BASE_SEPOLIA}`]: usdc("Base Sepolia", "USDC", 84532),
-};
+/**
+ * The allow-list: USDC on the networks of spec/assets.ts. Keys are `${network}:${lower-case asset
+ * address}`, with networks in both their v1 names and CAIP-2 ids; anything else is refused.
+ */
+export const KNOWN_ASSETS: Record<string, KnownAsset> = Object.fromEntries(
+  Object.values(USDC_NETWORKS).flatMap((n) => {
+    const asset: KnownAsset = {
+      symbol: "USDC",
+      decimals: USDC_DECIMALS,
+      networkName: n.label,
+      domain: n.domain,
+      chainId: Number(n.caip2.split(":")[1]),
+    };
+    const address = n.asset.toLowerCase();
+    return [
+      [`${n.v1}:${address}`, asset],
+      [`${n.caip2}:${address}`, asset],
+    ];
+  }),
+);
 
-function usdc(networkName: string, domainName: string, chainId: number): KnownAsset {
-  return { symbol: "USDC", decimals: 6, networkName, domain: { name: domainName, version: "2" }, chainId };
-}
+/** How the allow-list reads in a message: "USDC on Base, Base Sepolia and Polygon". */
+export const KNOWN_ASSETS_TEXT = `USDC on ${Object.values(USDC_NETWORKS)
+  .map((n) => n.label)
+  .join(", ")
+  .replace(/, ([^,]*)$/, " and $1")}`;
 
 export function knownAsset(req: Pick<PaymentRequirement, "network" | "asset">): KnownAsset | undefined {
   return KNOWN_ASSETS[`${req.network}:${req.asset.toLowerCase()}`];
@@ -60,16 +76,18 @@ function quoteAmount(value: unknown): string {
   return typeof value === "string" && ATOMIC.test(value) ? value : "not a decimal string";
 }
 
+/** The JSON document inside a base64 PAYMENT-REQUIRED header (x402 v2), or undefined. */
+export function decodePaymentRequired(header: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the requirements of a 402 answer; an empty list when it carries none we can read. */
 export function readPaymentRequirements(body: unknown, header: string | undefined): PaymentRequirement[] {
-  let doc: unknown = body;
-  if (header) {
-    try {
-      doc = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-    } catch {
-      doc = body;
-    }
-  }
+  const doc = (header ? decodePaymentRequired(header) : undefined) ?? body;
   if (!doc || typeof doc !== "object") return [];
   const { x402Version, accepts, extensions } = doc as {
     x402Version?: unknown;
@@ -227,15 +245,6 @@ export function readSignedPayment(
     nonce: a.nonce,
     signature: payload.signature,
   };
-}
-
-/** Atomic units to a decimal string: ("5000", 6) → "0.005". Exact, no floats. */
-export function formatUnits(atomic: string, decimals: number): string {
-  const digits = atomic.replace(/^0+/, "") || "0";
-  const padded = digits.padStart(decimals + 1, "0");
-  const whole = padded.slice(0, padded.length - decimals);
-  const frac = padded.slice(padded.length - decimals).replace(/0+$/, "");
-  return frac ? `${whole}.${frac}` : whole;
 }
 
 /** "0.005 USDC on Base"; unknown assets are named by their address. */

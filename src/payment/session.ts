@@ -1,18 +1,21 @@
-import { CliError, ExitCode, PaymentError, UsageError } from "../errors.js";
-import type { ApiResponse } from "./client.js";
-import { LosslessNumber } from "./json.js";
+import type { ApiResponse, PaymentHook } from "../api/client.js";
+import { LosslessNumber } from "../api/json.js";
+import { CliError, PaymentError, UsageError } from "../errors.js";
+import { formatUnits, parseAmount } from "./amounts.js";
 import {
-  formatUnits,
+  KNOWN_ASSETS_TEXT,
   type KnownAsset,
   knownAsset,
   type PaymentRequirement,
   readPaymentRequirements,
   readSignedPayment,
   type SignedAuthorization,
-} from "./x402.js";
+} from "./offers.js";
+import { paymentRequiredError, type RequestEstimate } from "./refusal.js";
 
 // Paying per request with x402 (spec §5): which requirement to accept, the caps that cannot be
-// talked past, and the books. Signing lives in x402-sign.ts, loaded only when a payment is made.
+// talked past, and the books. It joins the HTTP client as its 402 hook. Signing lives in sign.ts,
+// loaded only when a payment is made.
 
 export interface PaymentOptions {
   /** The wallet's private key (hex); never stored, never printed. */
@@ -23,15 +26,7 @@ export interface PaymentOptions {
   dryRun: boolean;
 }
 
-/** What the command knows of how many requests it will make. */
-export interface RequestEstimate {
-  requests: number | undefined;
-  /** False when `requests` is a lower bound. */
-  exact: boolean;
-}
-
-export const DEFAULT_MAX_PAYMENT = "0.01";
-export const DEFAULT_MAX_SPEND = "0.10";
+export type { RequestEstimate } from "./refusal.js";
 /**
  * The longest an authorization tokenintel signs stays valid, whatever the offer's
  * maxTimeoutSeconds: a signature that leaks or is held back cannot be cashed after this.
@@ -50,28 +45,6 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
   throw new UsageError(
     `refusing to pay over ${url.protocol.replace(":", "")} to ${url.hostname}: the offer could be rewritten on the way; use an https base URL`,
   );
-}
-
-/** "0.01" in an asset of 6 decimals → 10000n. Exact; rejects more decimals than the asset has. */
-export function parseAmount(flag: string, text: string, decimals: number): bigint {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
-  if (!m) throw new UsageError(`${flag}: expected an amount such as 0.01, got ${JSON.stringify(text)}`);
-  const frac = (m[2] ?? "").replace(/0+$/, "");
-  if (frac.length > decimals) throw new UsageError(`${flag}: ${text} has more than ${decimals} decimals`);
-  return BigInt(m[1]!) * 10n ** BigInt(decimals) + BigInt(frac.padEnd(decimals, "0") || "0");
-}
-
-/** Checks a cap's form before any request (6 decimals: USDC, the only asset accepted so far). */
-export function checkAmountFlag(flag: string, text: string): string {
-  parseAmount(flag, text, 6);
-  return text.trim();
-}
-
-/** The dry run ends the command here: the plan is the output. */
-export class DryRunComplete extends CliError {
-  constructor(message: string) {
-    super(message, ExitCode.ok);
-  }
 }
 
 interface Signer {
@@ -93,7 +66,7 @@ function askedTimeout(value: unknown): number {
   return Number.NaN;
 }
 
-export class PaymentSession {
+export class PaymentSession implements PaymentHook {
   /**
    * Held against --max-spend: every value signed, plus those being signed right now. Reserved
    * before signing, so concurrent pages cannot together pass the cap; never given back once a
@@ -137,9 +110,7 @@ export class PaymentSession {
         continue;
       }
       if (!asset) {
-        reasons.push(
-          `asset ${req.asset} on ${req.network} is not a known asset (USDC on Base and Base Sepolia)`,
-        );
+        reasons.push(`asset ${req.asset} on ${req.network} is not a known asset (${KNOWN_ASSETS_TEXT})`);
         continue;
       }
       const domain = { name: req.extra?.name, version: req.extra?.version };
@@ -198,54 +169,81 @@ export class PaymentSession {
    * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
    */
   async pay(res: ApiResponse, label: string | undefined): Promise<Record<string, string>> {
-    const header = res.headers["payment-required"];
-    const requirements = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
-    const { requirement, asset, amount, validitySeconds } = this.choose(requirements);
-    const dryRun = this.options.dryRun;
-    if (dryRun && !this.options.walletKey)
-      throw new DryRunComplete(this.plan(amount, asset, requirement, false));
+    if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
+    const offer = this.offer(res);
+    const { requirement, asset, amount } = offer;
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
     }
     // Reserved in the same turn as the check in choose(): concurrent pages cannot race past the cap.
-    if (!dryRun) {
-      this.reserved += amount;
-      this.signing++;
-    }
-    let headers: Record<string, string>;
-    let value: bigint;
+    this.reserved += amount;
+    this.signing++;
+    let signed: { headers: Record<string, string>; value: bigint };
     try {
-      this.signer ??= import("./x402-sign.js").then((m) =>
-        m.createSigner(this.options.walletKey!, this.options.maxPayment),
-      );
-      const signer = await this.signer;
-      if (this.verbose && !dryRun) {
+      if (this.verbose) {
         this.log(
           `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`,
         );
       }
+      signed = await this.sign(res, offer);
+    } catch (error) {
+      this.reserved -= amount; // signed at most in memory: nothing left this process
+      this.signing--;
+      throw error;
+    }
+    this.signing--;
+    this.signed++;
+    this.signedAmount += signed.value;
+    this.asset = asset;
+    this.inFlight.set(signed.headers, signed.value);
+    return signed.headers;
+  }
+
+  /**
+   * The dry run's answer to a 402: what would be paid per request and in all. With a wallet key
+   * the amount is read back from an authorization signed in memory and thrown away, never sent.
+   */
+  async plan(res: ApiResponse): Promise<string> {
+    const offer = this.offer(res);
+    if (!this.options.walletKey)
+      return this.describePlan(offer.amount, offer.asset, offer.requirement, false);
+    const { value } = await this.sign(res, offer);
+    return this.describePlan(value, offer.asset, offer.requirement, true);
+  }
+
+  /** The error a 402 ends in: the price and the ways out, or the server refusing a payment. */
+  async refusal(res: ApiResponse, paid: boolean): Promise<CliError> {
+    return paymentRequiredError(res, paid, this.estimate);
+  }
+
+  private offer(res: ApiResponse): ReturnType<PaymentSession["choose"]> {
+    const header = res.headers["payment-required"];
+    return this.choose(readPaymentRequirements(res.body, typeof header === "string" ? header : undefined));
+  }
+
+  /** Signs the chosen offer and reads the value back; nothing here sends anything. */
+  private async sign(
+    res: ApiResponse,
+    { requirement, asset, amount, validitySeconds }: ReturnType<PaymentSession["choose"]>,
+  ): Promise<{ headers: Record<string, string>; value: bigint }> {
+    try {
+      this.signer ??= import("./sign.js").then((m) =>
+        m.createSigner(this.options.walletKey!, this.options.maxPayment),
+      );
+      const signer = await this.signer;
+      let headers: Record<string, string>;
       try {
         headers = await signer.sign(res, requirement, validitySeconds);
       } catch (error) {
         throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
       }
-      value = await this.readBack(signer, headers, requirement, asset, amount);
+      const value = await this.readBack(signer, headers, requirement, asset, amount);
       this.payer = signer.address;
+      return { headers, value };
     } catch (error) {
-      if (!dryRun) {
-        this.reserved -= amount; // signed at most in memory: nothing left this process
-        this.signing--;
-      }
       if (error instanceof CliError) throw error;
       throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
     }
-    if (dryRun) throw new DryRunComplete(this.plan(value, asset, requirement, true));
-    this.signing--;
-    this.signed++;
-    this.signedAmount += value;
-    this.asset = asset;
-    this.inFlight.set(headers, value);
-    return headers;
   }
 
   /** The value inside the signed authorization, after checking it is exactly what was allowed. */
@@ -296,7 +294,12 @@ export class PaymentSession {
     if (reference) this.settlements.push(reference);
   }
 
-  private plan(amount: bigint, asset: KnownAsset, req: PaymentRequirement, readBack: boolean): string {
+  private describePlan(
+    amount: bigint,
+    asset: KnownAsset,
+    req: PaymentRequirement,
+    readBack: boolean,
+  ): string {
     const { requests, exact } = this.estimate;
     const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
     const total =

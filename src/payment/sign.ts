@@ -3,8 +3,8 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { getAddress, verifyTypedData } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ApiResponse } from "./client.js";
-import type { KnownAsset, PaymentRequirement, SignedAuthorization } from "./x402.js";
+import type { ApiResponse } from "../api/client.js";
+import type { KnownAsset, PaymentRequirement, SignedAuthorization } from "./offers.js";
 
 function headerOf(res: ApiResponse): (name: string) => string | undefined {
   return (name) => {
