@@ -1,12 +1,28 @@
 // The API's record shapes as plain data, from ../shared/spec/api.md. One description serves the zod
 // schemas (client and sandbox), the list of valid --fields paths, and the sandbox's data generator.
-// Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "int", "number", "bool",
-// "url"; a trailing "?" marks a field the spec shows as null in samples.
+// Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "numeric" (a decimal string
+// or a JSON number: sources disagree), "int", "number", "bool", "url"; a trailing "?" marks a field
+// the spec shows as null in samples, a trailing "~" one that may be absent. A section that may be
+// absent is marked with mayBeAbsent().
 
-export type FieldKind = "string" | "decimal" | "int" | "number" | "bool" | "url";
-export type FieldSpec = `${FieldKind}` | `${FieldKind}?`;
+export type FieldKind = "string" | "decimal" | "numeric" | "int" | "number" | "bool" | "url";
+export type FieldSpec = `${FieldKind}` | `${FieldKind}?` | `${FieldKind}~`;
 export interface Shape {
   [key: string]: FieldSpec | Shape;
+}
+
+const absentSections = new WeakSet<Shape>();
+
+/** Marks a section that a record of this shape may lack. */
+export function mayBeAbsent(shape: Shape): Shape {
+  const copy = { ...shape };
+  absentSections.add(copy);
+  return copy;
+}
+
+/** Whether a field or section of a shape may be missing from a record. */
+export function isAbsentOk(spec: FieldSpec | Shape): boolean {
+  return typeof spec === "string" ? spec.endsWith("~") : absentSections.has(spec);
 }
 
 export const TOKEN_INFO: Shape = {
@@ -65,6 +81,8 @@ export const DEV_WALLET_INSIGHTS: Shape = {
 export const TOKEN_METRICS: Shape = {
   usd_price: "decimal",
   mcap: "decimal",
+  /** mcap as a newer documentation page names it. */
+  market_cap_usd: "numeric~",
   fdv: "decimal",
   volume_24h: "decimal",
   total_liquidity: "decimal",
@@ -144,13 +162,33 @@ export const AGENT_RECORD: Shape = {
   last_updated_at: "string",
 };
 
-// The spec gives only the price_change_percentage_{interval} fields of /token-ta; the rest of this
-// shape is the sandbox's choice, kept close to the market record.
+/** The intervals TA indicators come in (live-notes); price changes add 30d. */
+export const INDICATOR_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w"] as const;
+export const TA_INDICATORS = ["support", "resistance", "rsi", "sma"] as const;
+
+/**
+ * A TA record in either form it comes in: as the provider documents it (keyed `token_id`,
+ * `{support,resistance,rsi,sma}_{interval}` in technical_indicators, the price changes in
+ * token_metrics, the symbol under token_info or at the top level), or flat, as api.md's change
+ * history suggests (one set of indicators, the price changes at the top level). Every part may be
+ * absent; the table shows what came.
+ */
 export const TA_RECORD: Shape = {
-  id: "string",
-  token_info: TOKEN_INFO,
-  technical_indicators: TECHNICAL_INDICATORS,
-  ...Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "decimal"])),
+  id: "string~",
+  token_id: "string~",
+  token_symbol: "string~",
+  token_name: "string~",
+  token_address: "string~",
+  chain: "string~",
+  token_info: mayBeAbsent(TOKEN_INFO),
+  technical_indicators: Object.fromEntries([
+    ...TA_INDICATORS.map((k) => [k, "numeric~"]),
+    ...TA_INDICATORS.flatMap((k) => INDICATOR_INTERVALS.map((i) => [`${k}_${i}`, "numeric~"])),
+  ]),
+  token_metrics: mayBeAbsent(
+    Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "numeric~"])),
+  ),
+  ...Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "numeric~"])),
   last_updated_at: "string",
 };
 

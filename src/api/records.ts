@@ -1,5 +1,6 @@
 import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
+import { type IdentityPart, identityOf } from "./identity.js";
 import { type Endpoint, fetchPage, walkPages } from "./pager.js";
 
 /** The most items one selector list may carry in one request (spec §8). */
@@ -50,21 +51,15 @@ export function chunk<T>(items: readonly T[], size = MAX_SELECTOR_ITEMS): T[][] 
   return out;
 }
 
+const PART_FOR: Record<SelectorKind, IdentityPart> = { id: "id", ticker: "symbol", address: "address" };
+
 /** The value of a record that a selector item names, for matching answers to what was asked. */
 export function selectorKey(record: unknown, kind: SelectorKind): string | undefined {
-  if (!record || typeof record !== "object") return undefined;
-  const r = record as Record<string, unknown>;
-  const info = (r.token_info ?? r.agent_info) as Record<string, unknown> | null | undefined;
-  let value: unknown;
-  if (kind === "id") value = r.id ?? info?.id;
-  else if (kind === "ticker") value = info?.symbol ?? r.symbol ?? r.token_ticker;
-  else value = info?.ca ?? r.address ?? r.token_ca;
-  return value === undefined || value === null ? undefined : String(value).toLowerCase();
+  return identityOf(record, PART_FOR[kind])?.toLowerCase();
 }
 
 function recordId(record: unknown): string | undefined {
-  const id = (record as { id?: unknown } | null)?.id;
-  return id === undefined || id === null ? undefined : String(id);
+  return identityOf(record, "id");
 }
 
 /**

@@ -4,6 +4,7 @@ import {
   ASK_TOKEN_DETAIL,
   DIRECTORY_RECORD,
   type FieldSpec,
+  isAbsentOk,
   MARKET_RECORD,
   OPTIONAL_KEYS,
   type Shape,
@@ -11,8 +12,8 @@ import {
 } from "./fields.js";
 
 // Two readings of one description (fields.ts):
-// - "client": what tokenintel requires of a live service that drifts: a record is an object with
-//   an id, and each section it has is an object (or null). Leaves are not checked: numbers come as
+// - "client": what tokenintel requires of a live service that drifts: a record is an object, and
+//   each section it has is an object (or null). Leaves are not checked: numbers come as
 //   decimal strings or JSON numbers, fields get renamed and added, and every formatter takes any
 //   value. Unknown fields pass through. Cheap enough for 100,000 records a run.
 // - "strict": what the spec promises, field by field, used to hold the sandbox to the contract.
@@ -23,9 +24,12 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 function strictLeaf(spec: FieldSpec): z.ZodType {
   const nullable = spec.endsWith("?");
   let schema: z.ZodType;
-  switch (spec.replace("?", "")) {
+  switch (spec.replace(/[?~]$/, "")) {
     case "decimal":
       schema = z.string().regex(DECIMAL, "expected a decimal string");
+      break;
+    case "numeric":
+      schema = z.union([z.string().regex(DECIMAL, "expected a decimal string"), z.number()]);
       break;
     case "int":
       schema = z.number().int();
@@ -53,15 +57,17 @@ export function schemaFor(shape: Shape, mode: Mode): z.ZodObject {
       continue;
     }
     const schema = typeof spec === "object" ? schemaFor(spec, mode) : strictLeaf(spec);
-    entries[key] = OPTIONAL_KEYS.has(key) ? schema.optional() : schema;
+    entries[key] = OPTIONAL_KEYS.has(key) || isAbsentOk(spec) ? schema.optional() : schema;
   }
   return mode === "client" ? z.looseObject(entries) : z.strictObject(entries);
 }
 
-/** A record must at least be an object with an id, whatever else drifts. */
+/**
+ * A record must at least be an object whose sections are objects, whatever else drifts: its id may
+ * be `id` or `token_id`, or missing (then it is shown, and not deduplicated).
+ */
 function recordSchema(shape: Shape, mode: Mode): z.ZodType {
-  if (mode === "strict") return schemaFor(shape, mode);
-  return schemaFor(shape, mode).extend({ id: z.union([z.string(), z.number()]) });
+  return schemaFor(shape, mode);
 }
 
 const pagination = z.looseObject({

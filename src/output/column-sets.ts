@@ -1,13 +1,15 @@
+import { IDENTITY_PATHS } from "../api/identity.js";
 import { type Column, col } from "./columns.js";
 import { riskFlags } from "./risk.js";
 
 // Column builders the commands compose their views from: a record section's columns by name, so
 // market (token_*) and agents (agent_*) read the same fields under their own section names.
 
-export const info = (name: string) => ({
-  symbol: col("SYMBOL", `${name}.symbol`, "text", { max: 12, min: 4 }),
-  name: col("NAME", `${name}.name`, "text", { max: 24, min: 6 }),
-});
+/** Which token a row is, wherever the record keeps it (token_info, agent_info, the top level). */
+export const identity = {
+  symbol: col("SYMBOL", [...IDENTITY_PATHS.symbol], "text", { max: 12, min: 4 }),
+  name: col("NAME", [...IDENTITY_PATHS.name], "text", { max: 24, min: 6 }),
+};
 
 export const holders = (section: string) => ({
   count: col("HOLDERS", `${section}.total_holder_count`, "int"),
@@ -26,7 +28,7 @@ export const metrics = (section: string) => ({
   h24: col("24H", `${section}.price_change_percentage_24h`, "percent"),
   d7: col("7D", `${section}.price_change_percentage_7d`, "percent"),
   d30: col("30D", `${section}.price_change_percentage_30d`, "percent"),
-  mcap: col("MCAP", `${section}.mcap`, "usd"),
+  mcap: col("MCAP", [`${section}.mcap`, `${section}.market_cap_usd`], "usd"),
   fdv: col("FDV", `${section}.fdv`, "usd"),
   volume: col("VOL 24H", `${section}.volume_24h`, "usd"),
   liquidity: col("LIQ", `${section}.total_liquidity`, "usd"),

@@ -25,7 +25,7 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   x402Networks?: UsdcNetworkName[];
   /** Names another EIP-712 domain in the requirements (to test that clients refuse it). */
   x402DomainName?: string;
-  /** TA records as the provider documents them (token_id, indicators per interval) or flat (default). */
+  /** TA records as the provider documents them (token_id, indicators per interval; default) or flat. */
   taStyle?: TaStyle;
   /** Ask answers wrapped in {success, data} (api.md, default) or bare (the provider's docs). */
   askStyle?: AskStyle;

@@ -11,7 +11,9 @@ let sandbox: SandboxServer;
 let dir: ReturnType<typeof tempDir>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  // TA in its older flat form here; the documented form (the sandbox's default) is tested in
+  // live-shapes.test.ts.
+  sandbox = await startSandbox({ port: 0, apiKey: KEY, taStyle: "flat" });
   dir = tempDir();
 });
 afterAll(async () => {

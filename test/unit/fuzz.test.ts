@@ -4,6 +4,7 @@ import { MARKET_RECORD } from "../../src/api/fields.js";
 import { parseJson } from "../../src/api/json.js";
 import { readPage } from "../../src/api/pager.js";
 import { checkPaths } from "../../src/commands/data/paths.js";
+import { chooseColumns } from "../../src/commands/data/spec.js";
 import { MARKET } from "../../src/commands/market/spec.js";
 import { CliError } from "../../src/errors.js";
 import { durationSchema, parseValue as parseFlag, splitList, wholeNumber } from "../../src/flags/values.js";
@@ -12,7 +13,10 @@ import { cellValue, formatCell } from "../../src/output/columns.js";
 const positiveInt = (what: string) => wholeNumber(what, 1);
 const parseFields = (text: string, shape: typeof MARKET_RECORD, what: string) =>
   checkPaths("--fields", splitList("--fields", text), shape, what);
-const ALL_MARKET_COLUMNS = Object.values(MARKET.table.views).flatMap((v) => [...v.columns, ...v.wide]);
+const ALL_MARKET_COLUMNS = Object.values(MARKET.table.views).flatMap((v) => [
+  ...chooseColumns(v.columns, []),
+  ...chooseColumns(v.wide, []),
+]);
 const CTX = { relativeTime: true, now: Date.now() };
 
 import {

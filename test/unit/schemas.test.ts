@@ -15,6 +15,7 @@ describe("the sandbox follows the spec (strict schemas)", () => {
         ["market", data.marketRecord(t)],
         ["agents", data.agentRecord(t)],
         ["ta", data.taRecord(t)],
+        ["ta", data.taRecordDocumented(t)],
         ["directory", data.directoryRecord(t)],
       ] as const) {
         const result = recordSchemaFor(kind, "strict").safeParse(record);
@@ -65,8 +66,8 @@ describe("the client reads a drifting service leniently", () => {
       },
     ]);
   });
-  it("rejects a record without an id, data that is not a list, and success: false", () => {
-    expect(() => readPage({ success: true, data: [{ token_info: {} }] }, "market", 1)).toThrow(/data\[0\]/);
+  it("rejects a record that is not an object, data that is not a list, and success: false", () => {
+    expect(() => readPage({ success: true, data: ["ABC"] }, "market", 1)).toThrow(/data\[0\]/);
     expect(() => readPage({ success: true, data: { a: 1 } }, "market", 1)).toThrow(/data is not a list/);
     expect(() => readPage({ success: false, message: "quota" }, "market", 1)).toThrow(
       /reported a failure: quota/,
@@ -74,5 +75,13 @@ describe("the client reads a drifting service leniently", () => {
     expect(() => readPage({ success: true, data: [{ id: "a", token_metrics: "1.5" }] }, "market", 1)).toThrow(
       /data\[0\]\.token_metrics: /,
     );
+  });
+  it("reads a record keyed token_id, or with no id at all (live-notes: the documented TA shape)", () => {
+    const page = readPage(
+      { data: [{ token_id: "t1", technical_indicators: { rsi_1h: 55 } }, { token_symbol: "X" }] },
+      "ta",
+      1,
+    );
+    expect(page.records).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@ import { type Column, formatCell } from "../../src/output/columns.js";
 import { riskFlags } from "../../src/output/risk.js";
 
 const MARKET_COLUMNS = MARKET.table.views as Record<"overview", { columns: Column[] }>;
-const taColumns = TA.table.grid!;
+const taColumns = TA.table.views.change!.columns as (records: unknown[]) => Column[];
 
 import { formatTime } from "../../src/output/format.js";
 import { renderMarkdown } from "../../src/output/markdown.js";

@@ -1,9 +1,17 @@
-import { CHAIN, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 
-const flags = flagTable({ chain: CHAIN, tickers: TICKERS, ...PAGING_FLAGS, watch: WATCH, ...OUTPUT_FLAGS });
+const flags = flagTable({
+  chain: CHAIN,
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  ids: IDS,
+  ...PAGING_FLAGS,
+  watch: WATCH,
+  ...OUTPUT_FLAGS,
+});
 
 export default defineCommand({
   name: "agents",

@@ -1,10 +1,10 @@
 import { AGENT_RECORD } from "../../api/fields.js";
-import { flagsColumn, holders, info, metrics, rsi, social, updated } from "../../output/column-sets.js";
+import { flagsColumn, holders, identity, metrics, rsi, social, updated } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
 import { PAGE_SIZES } from "../../spec/api.js";
 import type { DataCommandSpec, TableLayout } from "../data/spec.js";
 
-const a = info("agent_info");
+const a = identity;
 const am = metrics("agent_metrics");
 const ah = holders("agent_holder_insights");
 const COLUMNS: TableLayout = {
@@ -27,7 +27,7 @@ export const AGENTS: DataCommandSpec = {
   endpoint: { path: "/v1/agents", kind: "agents", pageSize: PAGE_SIZES.agents },
   shape: AGENT_RECORD,
   table: { views: { default: COLUMNS }, defaultView: "default" },
-  selectors: { ticker: "agent_tickers" },
+  selectors: { ticker: "agent_tickers", address: "agent_addresses", id: "agent_ids" },
   chainRequired: true,
   emptyMessage: "No agent tokens matched.",
 };

@@ -1,8 +1,7 @@
-import { col } from "../../output/columns.js";
-import type { TableLayout } from "../data/spec.js";
+import { type Column, col } from "../../output/columns.js";
 
 /** The table of the tokens an answer names (tokenDetails). */
-export const ASK_COLUMNS: TableLayout = {
+export const ASK_COLUMNS: { columns: Column[]; wide: Column[] } = {
   columns: [
     col("TICKER", "token_ticker", "text", { max: 12, min: 4 }),
     col("NAME", "token_name", "text", { max: 22, min: 6 }),

@@ -19,7 +19,7 @@ import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
 import type { DataOptions } from "./flags.js";
 import { chooseFormat } from "./output.js";
 import { checkPaths, parseSortFlag } from "./paths.js";
-import type { DataCommandSpec } from "./spec.js";
+import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
 
@@ -80,12 +80,11 @@ export async function parseDataOptions(
       `--view: unknown view "${view}" (expected ${Object.keys(spec.table.views).join(", ")})`,
     );
   }
-  const grid = spec.table.grid;
   // --columns picks the table's columns (--fields too, for every format); else the view's own.
   const columns = (records: unknown[]) => {
     if (chosen) return chosen.map(columnForPath);
-    const base = grid ? grid(records) : layout.columns;
-    return opts.wide ? [...base, ...layout.wide] : base;
+    const base = chooseColumns(layout.columns, records);
+    return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
   const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
   let watchMs: number | undefined;

@@ -6,17 +6,23 @@ import type { Column } from "../../output/columns.js";
 // What a data command is, as data: its endpoint, the shape of its records, how it selects tokens
 // and how its table looks. Each data command's spec.ts fills one in; the engine (run.ts) does the rest.
 
+/** Columns fixed in advance, or chosen from what the records carry (TA's grid of intervals). */
+export type ColumnChoice = Column[] | ((records: unknown[]) => Column[]);
+
 export interface TableLayout {
-  columns: Column[];
+  columns: ColumnChoice;
   /** Added by --wide. */
-  wide: Column[];
+  wide: ColumnChoice;
 }
 
-/** A command's table: named column sets (views), and for TA a grid built from what was sent. */
+/** A command's table: named column sets (views). */
 export interface TableSpec {
   views: Record<string, TableLayout>;
   defaultView: string;
-  grid?: (records: unknown[]) => Column[];
+}
+
+export function chooseColumns(choice: ColumnChoice, records: unknown[]): Column[] {
+  return typeof choice === "function" ? choice(records) : choice;
 }
 
 export interface DataCommandSpec {

@@ -1,12 +1,21 @@
 import { MARKET_RECORD } from "../../api/fields.js";
-import { dev, flagsColumn, holders, info, metrics, rsi, social, updated } from "../../output/column-sets.js";
+import {
+  dev,
+  flagsColumn,
+  holders,
+  identity,
+  metrics,
+  rsi,
+  social,
+  updated,
+} from "../../output/column-sets.js";
 import { PAGE_SIZES } from "../../spec/api.js";
 import type { DataCommandSpec, TableLayout } from "../data/spec.js";
 import type { MarketView } from "./views.js";
 
 const m = metrics("token_metrics");
 const h = holders("token_holder_insights");
-const t = info("token_info");
+const t = identity;
 
 const VIEWS: Record<MarketView, TableLayout> = {
   overview: {

@@ -1,20 +1,30 @@
-import { ADDRESSES, CHAIN, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { TA_VIEWS } from "./views.js";
 
 const flags = flagTable({
   chain: { ...CHAIN, description: "base or solana (optional)" },
   tickers: TICKERS,
   addresses: ADDRESSES,
+  ids: IDS,
   ...PAGING_FLAGS,
+  view: {
+    flags: "--view <view>",
+    description: "the indicator in the grid's cells: change (default), rsi, support, resistance or sma",
+    kind: "choice",
+    choices: TA_VIEWS,
+    what: "view",
+  },
   watch: WATCH,
   ...OUTPUT_FLAGS,
 });
 
 export default defineCommand({
   name: "ta",
-  description: "multi-interval technical analysis: price change over 1m, 5m, 15m, 1h, 4h, 1d, 1w and 30d",
+  description:
+    "multi-interval technical analysis: price change, RSI, support, resistance and SMA over 1m to 1w (changes to 30d)",
   flags,
   examples: [
     "tokenintel ta --sandbox --chain base --limit 10",

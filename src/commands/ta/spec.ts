@@ -1,31 +1,84 @@
-import { TA_INTERVALS, TA_RECORD } from "../../api/fields.js";
-import { info, rsi, updated } from "../../output/column-sets.js";
-import { type Column, col } from "../../output/columns.js";
+import { INDICATOR_INTERVALS, TA_INTERVALS, TA_RECORD } from "../../api/fields.js";
+import { identity, updated } from "../../output/column-sets.js";
+import { type CellFormat, type Column, col } from "../../output/columns.js";
 import { getPath } from "../../output/paths.js";
 import { PAGE_SIZES } from "../../spec/api.js";
 import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import type { TaView } from "./views.js";
 
-const t = info("token_info");
+// The TA grid: tokens down, the intervals the server sent across (none invented). A view picks the
+// indicator in the cells. Records come documented (indicators per interval, changes in
+// token_metrics) or flat (one set of indicators, changes at the top level): both are read.
 
-/** The TA grid: tokens down, the intervals the server sent across (none invented). */
-function taColumns(records: unknown[]): Column[] {
-  const present = TA_INTERVALS.filter((i) =>
-    records.some((r) => getPath(r, `price_change_percentage_${i}`) !== undefined),
-  );
-  return [
-    t.symbol,
-    ...present.map((i) => col(i.toUpperCase(), `price_change_percentage_${i}`, "percent")),
-    rsi,
-  ];
+const sent = (records: unknown[], column: Column) =>
+  records.some((r) => column.paths.some((p) => getPath(r, p) !== undefined));
+
+/** The columns of `make` for every interval some record carries. */
+function present(records: unknown[], intervals: readonly string[], make: (i: string) => Column): Column[] {
+  return intervals.map(make).filter((c) => sent(records, c));
 }
-const COLUMNS: TableLayout = { columns: [t.symbol, rsi], wide: [t.name, updated] };
+
+const change = (i: string) =>
+  col(
+    i.toUpperCase(),
+    [`token_metrics.price_change_percentage_${i}`, `price_change_percentage_${i}`],
+    "percent",
+  );
+
+const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
+  rsi: "rsi",
+  support: "price",
+  resistance: "price",
+  sma: "price",
+};
+
+const indicator =
+  (kind: Exclude<TaView, "change">, label = (i: string) => i.toUpperCase()) =>
+  (i: string) =>
+    col(label(i), `technical_indicators.${kind}_${i}`, FORMATS[kind]);
+
+/** The one-value form of an indicator (flat records), or its 1d value (documented ones). */
+const overall = (kind: Exclude<TaView, "change">) =>
+  col(kind.toUpperCase(), [`technical_indicators.${kind}`, `technical_indicators.${kind}_1d`], FORMATS[kind]);
+
+const WIDE_EXTRA = [identity.name, updated];
+
+function indicatorView(kind: Exclude<TaView, "change">): TableLayout {
+  return {
+    columns: (records) => {
+      const grid = present(records, INDICATOR_INTERVALS, indicator(kind));
+      const flat = col(kind.toUpperCase(), `technical_indicators.${kind}`, FORMATS[kind]);
+      return [identity.symbol, ...grid, ...(grid.length === 0 || sent(records, flat) ? [flat] : [])];
+    },
+    wide: WIDE_EXTRA,
+  };
+}
+
+const VIEWS: Record<TaView, TableLayout> = {
+  change: {
+    columns: (records) => [identity.symbol, ...present(records, TA_INTERVALS, change), overall("rsi")],
+    // Several indicators per interval: the RSI of each one beside the changes.
+    wide: (records) => [
+      ...present(
+        records,
+        INDICATOR_INTERVALS,
+        indicator("rsi", (i) => `RSI ${i.toUpperCase()}`),
+      ),
+      ...WIDE_EXTRA,
+    ],
+  },
+  rsi: indicatorView("rsi"),
+  support: indicatorView("support"),
+  resistance: indicatorView("resistance"),
+  sma: indicatorView("sma"),
+};
 
 export const TA: DataCommandSpec = {
   name: "ta",
   endpoint: { path: "/v1/token-ta", kind: "ta", pageSize: PAGE_SIZES.ta },
   shape: TA_RECORD,
-  table: { views: { default: COLUMNS }, defaultView: "default", grid: taColumns },
-  selectors: { ticker: "token_tickers", address: "token_addresses" },
+  table: { views: VIEWS, defaultView: "change" },
+  selectors: { ticker: "token_tickers", address: "token_addresses", id: "token_ids" },
   chainRequired: false,
   emptyMessage: "No tokens matched.",
 };

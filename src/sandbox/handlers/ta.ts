@@ -7,5 +7,5 @@ export const ta: Handler = keyedListing({
   selectors: TOKEN_SELECTORS,
   pageSize: PAGE_SIZES.ta,
   record: (ctx, t) =>
-    ctx.options.taStyle === "documented" ? ctx.data.taRecordDocumented(t) : ctx.data.taRecord(t),
+    ctx.options.taStyle === "flat" ? ctx.data.taRecord(t) : ctx.data.taRecordDocumented(t),
 });

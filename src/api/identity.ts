@@ -1,0 +1,36 @@
+// Where a record says which token it is. The spec puts identity under token_info (market, TA) or
+// agent_info (agents), or at the top level (directory); the provider's docs also key TA records
+// `token_id` and name tokens `token_symbol`, `token_name`, `token_address` (TA, trending), and the
+// ask endpoint `token_ticker`, `token_ca`. One reader for all of them, used by dedupe, by matching
+// answers to the list asked for, and by the table's identity columns.
+
+type Bag = Record<string, unknown>;
+
+const INFO_SECTIONS = ["token_info", "agent_info"] as const;
+
+/** The paths tried, in order, for each part of a token's identity. */
+export const IDENTITY_PATHS = {
+  id: ["id", "token_id", "token_info.id", "agent_info.id"],
+  symbol: ["token_info.symbol", "agent_info.symbol", "symbol", "token_symbol", "token_ticker"],
+  name: ["token_info.name", "agent_info.name", "name", "token_name"],
+  address: ["token_info.ca", "agent_info.ca", "address", "token_address", "token_ca", "ca"],
+  chain: ["token_info.chain", "agent_info.chain", "chain"],
+} as const;
+
+export type IdentityPart = keyof typeof IDENTITY_PATHS;
+
+/** The first value present (not null) at one of the part's paths, as text. */
+export function identityOf(record: unknown, part: IdentityPart): string | undefined {
+  if (!record || typeof record !== "object") return undefined;
+  for (const path of IDENTITY_PATHS[part]) {
+    const [head, leaf] = path.split(".") as [string, string | undefined];
+    let value: unknown = (record as Bag)[head];
+    if (leaf !== undefined) {
+      if (!INFO_SECTIONS.includes(head as (typeof INFO_SECTIONS)[number])) continue;
+      value = value && typeof value === "object" ? (value as Bag)[leaf] : undefined;
+    }
+    if (value !== undefined && value !== null && (typeof value === "string" || typeof value === "number"))
+      return String(value);
+  }
+  return undefined;
+}
