@@ -10,8 +10,10 @@ export default defineCommand({
   description: "ask a question in plain language; prints the answer and the tokens it names",
   flags,
   args: [{ name: "<question>", description: "the question, or - to read it from standard input" }],
+  notes:
+    "Write tickers with a $ in front ($AIXBT), as the provider advises, and quote the question in single quotes so the shell leaves the $ alone.",
   examples: [
-    'tokenintel ask --sandbox "how is $BAKO doing today?"',
+    "tokenintel ask --sandbox 'how is $BAKO doing today?'",
     "echo 'top agent tokens by volume' | tokenintel ask - --chain base --json | jq .nlpResponse",
   ],
   async run(ctx, opts, [question]) {

@@ -32,17 +32,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     body: chain ? { chain, question } : { question },
     label: "ask",
   });
-  const body = res.body as { success?: unknown; data?: unknown } | undefined;
-  if (!body || typeof body !== "object")
-    throw new ApiError(`HTTP ${res.status}: unexpected response (not a JSON object)`);
-  if (body.success === false) {
-    const detail = serverMessage(body);
-    throw new ApiError(`HTTP ${res.status}: the server reported a failure${detail ? `: ${detail}` : ""}`);
-  }
-  const parsed = askDataSchema().safeParse(body.data);
-  if (!parsed.success)
-    throw new ApiError(`HTTP ${res.status}: unexpected response (${describeIssue(parsed.error, "data")})`);
-  const data = body.data as { nlpResponse?: string | null; tokenDetails?: unknown[] | null };
+  const data = answerOf(res.status, res.body);
   const details = data.tokenDetails ?? [];
 
   if (format === "json") {
@@ -73,4 +63,29 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   });
   await writer.write(details);
   await writer.end();
+}
+
+/**
+ * The answer in either form it comes in: wrapped in `{success, data}` (api.md) or bare
+ * `{questionId, answerId, nlpResponse}` (the provider's docs); tokenDetails may be absent or null.
+ */
+export function answerOf(
+  status: number,
+  body: unknown,
+): { nlpResponse?: string | null; tokenDetails?: unknown[] | null } {
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new ApiError(`HTTP ${status}: unexpected response (not a JSON object)`);
+  const b = body as { success?: unknown; data?: unknown; nlpResponse?: unknown };
+  if (b.success === false) {
+    const detail = serverMessage(body);
+    throw new ApiError(`HTTP ${status}: the server reported a failure${detail ? `: ${detail}` : ""}`);
+  }
+  const bare = !("data" in b) && ("nlpResponse" in b || "questionId" in b || "answerId" in b);
+  const data = bare ? body : b.data;
+  const parsed = askDataSchema().safeParse(data);
+  if (!parsed.success)
+    throw new ApiError(
+      `HTTP ${status}: unexpected response (${describeIssue(parsed.error, bare ? "" : "data")})`,
+    );
+  return data as { nlpResponse?: string | null; tokenDetails?: unknown[] | null };
 }

@@ -88,7 +88,8 @@ const flags = flagTable({
   },
   taStyle: {
     flags: "--ta-style <style>",
-    description: "TA records: documented (the default, as the provider documents them: token_id, indicators per interval) or flat (the older form)",
+    description:
+      "TA records: documented (the default, as the provider documents them: token_id, indicators per interval) or flat (the older form)",
     kind: "choice",
     choices: ["documented", "flat"],
     what: "TA style",
