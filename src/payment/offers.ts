@@ -1,3 +1,4 @@
+import { findDefaultAsset } from "@x402/evm";
 import { USDC_DECIMALS, USDC_NETWORKS } from "../spec/assets.js";
 import { formatUnits } from "./amounts.js";
 
@@ -32,15 +33,18 @@ export interface KnownAsset {
 
 /**
  * The allow-list: USDC on the networks of spec/assets.ts. Keys are `${network}:${lower-case asset
- * address}`, with networks in both their v1 names and CAIP-2 ids; anything else is refused.
+ * address}`, with networks in both their v1 names and CAIP-2 ids; anything else is refused. The
+ * EIP-712 domain a signature is made under is the x402 EVM package's own default-asset entry where
+ * it holds one, and spec/assets.ts's otherwise.
  */
 export const KNOWN_ASSETS: Record<string, KnownAsset> = Object.fromEntries(
   Object.values(USDC_NETWORKS).flatMap((n) => {
+    const listed = findDefaultAsset(n.asset, n.caip2 as `${string}:${string}`);
     const asset: KnownAsset = {
       symbol: "USDC",
-      decimals: USDC_DECIMALS,
+      decimals: listed?.decimals ?? USDC_DECIMALS,
       networkName: n.label,
-      domain: n.domain,
+      domain: listed?.version ? { name: listed.name, version: listed.version } : n.domain,
       chainId: Number(n.caip2.split(":")[1]),
     };
     const address = n.asset.toLowerCase();
