@@ -43,6 +43,10 @@ export function buildProgram(argv: readonly string[], all = false): Command {
     .option("--retries <n>", "retries for failed idempotent requests (default 3)")
     .option("--rate <n/min>", "at most this many requests a minute, e.g. 90/min")
     .option("--concurrency <n>", "requests in flight at once (default 4)")
+    .option(
+      "--max-body <size>",
+      "refuse a response larger than this, e.g. 64MB or 512KiB (default 32MiB, at most 256MiB); JSON nested deeper than 512 levels is always refused",
+    )
     .option("-v, --verbose", "log each request (key redacted) and full errors to stderr")
     .option("-q, --quiet", "say nothing on stderr but errors and warnings")
     .addOption(

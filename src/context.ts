@@ -22,6 +22,7 @@ export interface GlobalOptions {
   retries?: string;
   rate?: string;
   concurrency?: string;
+  maxBody?: string;
   verbose?: boolean;
   quiet?: boolean;
   /** --color <when> gives the mode; --no-color gives false. */
@@ -131,6 +132,10 @@ export class Context {
         )
       : DEFAULT_CONCURRENCY;
     const rate = this.globals.rate ? opts.parseFlag("--rate", opts.rateSchema, this.globals.rate) : undefined;
+    const maxBodyBytes =
+      this.globals.maxBody === undefined
+        ? undefined
+        : opts.parseFlag("--max-body", opts.sizeSchema, this.globals.maxBody);
 
     let baseUrl: string;
     if (this.globals.sandbox) {
@@ -168,6 +173,7 @@ export class Context {
       retries,
       concurrency,
       ratePerMinute: rate,
+      maxBodyBytes,
       signal: this.signal,
       log,
       verbose: Boolean(this.globals.verbose),

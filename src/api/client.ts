@@ -36,6 +36,8 @@ export interface ClientOptions {
   payment?: PaymentSession;
   /** How many requests the command will make, for the price in a 402 message. */
   estimate?: RequestEstimate;
+  /** The most bytes one response body may hold (--max-body); default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 export interface ApiResponse {
@@ -83,6 +85,11 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 15_000;
 /** The most one request may spend waiting between attempts. */
 const RETRY_BUDGET_MS = 90_000;
+/**
+ * The most bytes one response body may hold unless --max-body says otherwise: a page of the API is
+ * well under 1 MiB, and a body past the cap is refused as it streams, never buffered whole.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The HTTP client every command uses: one keep-alive pool, retries, timeouts, secret hygiene. */
 export class ApiClient {
@@ -264,7 +271,7 @@ export class ApiClient {
         },
         body: payload,
       });
-      const text = await res.body.text();
+      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       if (this.options.verbose) {
         this.options.log(
           `< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`,
@@ -334,6 +341,59 @@ export class ApiClient {
       retryAfterMs: retryAfterMs(res.headers),
     });
   }
+}
+
+/**
+ * The body as text, counted as it streams: past `cap` bytes (or when Content-Length announces
+ * more) the response is dropped and the attempt fails, so memory never holds more than the cap.
+ * Not retryable: the same request would bring the same body.
+ */
+function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const tooLarge = () =>
+    new ApiError(
+      `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (raise the cap with --max-body, e.g. --max-body ${formatBytes(cap * 2, true)})`,
+      { status: res.statusCode },
+    );
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > cap) {
+    res.body.on("error", () => {}); // destroying reports an abort: expected
+    res.body.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        chunks.length = 0;
+        res.body.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.body.on("error", reject);
+    res.body.on("end", () => {
+      const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      // Like undici's text(): UTF-8, without a byte order mark.
+      const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+      resolve(buffer.toString("utf8", bom ? 3 : 0));
+    });
+  });
+}
+
+/** 33554432 → "32 MiB"; with `compact`, "32MiB" (as a flag value is written). */
+export function formatBytes(bytes: number, compact = false): string {
+  const sep = compact ? "" : " ";
+  for (const [unit, size] of [
+    ["GiB", 1024 ** 3],
+    ["MiB", 1024 ** 2],
+    ["KiB", 1024],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size}${sep}${unit}`;
+  }
+  return compact ? String(bytes) : `${bytes} bytes`;
 }
 
 function annotate<T extends CliError>(error: T, notes: string[]): T {

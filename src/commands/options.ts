@@ -72,6 +72,41 @@ export const baseUrlSchema = z
   }, "expected an http(s) URL such as https://api.dapplooker.com")
   .transform((s) => s.replace(/\/+$/, ""));
 
+/** The largest --max-body: near the longest string the runtime can hold. */
+export const MAX_BODY_CEILING_BYTES = 256 * 1024 ** 2;
+const MIN_BODY_CAP_BYTES = 1024;
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  kb: 1000,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  mb: 1000 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+  gb: 1000 ** 3,
+};
+
+/** "64MB" (10^6), "64MiB" or "64M" (2^20), "512KiB", or a plain number of bytes, to bytes. */
+export const sizeSchema = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
+    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+    const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+    if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CEILING_BYTES)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a size from 1KiB to 256MiB such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return bytes;
+  });
+
 /** "100/min", "100/m" or "100": requests per minute. */
 export const rateSchema = z
   .string()

@@ -1,6 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiClient, redactUrl, retryAfterMs, serverMessage } from "../../src/api/client.js";
+import {
+  ApiClient,
+  DEFAULT_MAX_BODY_BYTES,
+  redactUrl,
+  retryAfterMs,
+  serverMessage,
+} from "../../src/api/client.js";
 import { ApiError, AuthError, NetworkError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 
@@ -158,6 +164,27 @@ describe("ApiClient", () => {
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.message).toBe("no answer within 300 ms (timeout)");
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("reads a body up to maxBodyBytes (a BOM dropped, UTF-8 intact) and refuses one byte more, once", async () => {
+    const body = `\ufeff${JSON.stringify({ data: ["é".repeat(500)] })}`;
+    const size = Buffer.byteLength(body);
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(body.slice(0, 7)); // no Content-Length: the cap is counted as the body streams
+      res.end(body.slice(7));
+    });
+    const ok = await client(s.url, { maxBodyBytes: size }).c.request("/v1/x");
+    expect(ok.body).toEqual({ data: ["é".repeat(500)] });
+    const err = await client(s.url, { maxBodyBytes: size - 1 })
+      .c.request("/v1/x")
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe(
+      `HTTP 200: the response is larger than ${size - 1} bytes, the cap on one response; stopped reading it (raise the cap with --max-body, e.g. --max-body ${(size - 1) * 2})`,
+    );
+    expect(s.hits).toHaveLength(2); // the refused body was not asked for again
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
   });
 
   it("refuses a key over plain http to another host", () => {

@@ -1,0 +1,121 @@
+import type { ServerResponse } from "node:http";
+import { afterAll, describe, expect, it } from "vitest";
+import { type HostileHandler, type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { type RunResult, run, tempDir, transcript } from "./helpers.js";
+
+// Issue 10, "Memory and time": a hostile server can send an endless body, pages that never end or
+// repeat forever, JSON nested 100,000 deep and strings of many megabytes. Every run ends, in one
+// line on stderr, with what was fetched still printed where the run could print it.
+
+const KEY = `sk_limits_${Math.random().toString(36).slice(2)}_hush`;
+const dir = tempDir();
+const servers: HostileServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  dir.remove();
+  expect(transcript.join("\n")).not.toContain(KEY);
+});
+
+async function serve(handler: HostileHandler): Promise<HostileServer> {
+  const s = await hostileServer(handler);
+  servers.push(s);
+  return s;
+}
+
+const cli = (s: HostileServer, args: string[]) =>
+  run(["--base-url", s.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY }, timeoutMs: 60_000 });
+
+const pageOf = (url: string) => Number(new URL(url, "http://x").searchParams.get("page") ?? "1");
+
+/** The run failed with exit 1 and one clean line, no stack trace, no stack overflow. */
+function failsInOneLine(r: RunResult, pattern: RegExp): void {
+  expect(r.signal).toBeNull();
+  expect(r.code).toBe(1);
+  const lines = r.stderr.trimEnd().split("\n");
+  expect(lines.at(-1)).toMatch(/^tokenintel: /);
+  expect(lines.at(-1)).toMatch(pattern);
+  expect(r.stderr).not.toMatch(/\n\s+at |Maximum call stack|RangeError/);
+}
+
+const ndjsonLines = (out: string) => out.trimEnd().split("\n").filter(Boolean);
+
+/**
+ * Streams a 200 body that never ends: JSON-looking bytes as fast as the client takes them. The
+ * server stops writing (and then hangs, never ending the body) after 1 GiB: a safety net so that a
+ * client without a cap fails this test on its timeout instead of exhausting the machine.
+ */
+function endlessBody(res: ServerResponse, sent: { bytes: number }): void {
+  res.writeHead(200, { "content-type": "application/json" });
+  const chunk = Buffer.from(`${'{"id":"x","symbol":"ENDLESS"},'.repeat(2048)}`);
+  res.write('{"success":true,"data":[');
+  let open = true;
+  res.on("close", () => {
+    open = false;
+  });
+  const pump = () => {
+    while (open && sent.bytes < 1024 ** 3) {
+      sent.bytes += chunk.length;
+      if (!res.write(chunk)) {
+        res.once("drain", pump);
+        return;
+      }
+    }
+  };
+  pump();
+}
+
+describe("item 7: a response body is capped as it streams", () => {
+  it("an endless 200 body stops at the default 32 MiB cap: one line naming the cap and --max-body, exit 1, never retried", async () => {
+    const sent = { bytes: 0 };
+    const s = await serve((_req, res) => endlessBody(res, sent));
+    const r = await cli(s, ["market", "--chain", "base", "--json", "--retries", "3", "--timeout", "10s"]);
+    failsInOneLine(r, /larger than 32 MiB, the cap on one response.*--max-body/);
+    expect(r.stdout).toBe("");
+    expect(s.requests).toHaveLength(1); // the same request would bring the same body: not retried
+  });
+
+  it("`api` (the body printed as sent) is capped too, and --max-body lowers the cap", async () => {
+    const sent = { bytes: 0 };
+    const s = await serve((_req, res) => endlessBody(res, sent));
+    const r = await cli(s, ["--max-body", "1MiB", "--timeout", "10s", "api", "/v1/anything"]);
+    failsInOneLine(r, /larger than 1 MiB.*--max-body 2MiB/);
+    expect(r.stdout).toBe("");
+    expect(s.requests).toHaveLength(1);
+  });
+
+  it("a body under --max-body passes; over it, it is refused whether Content-Length announces it or not", async () => {
+    const records = Array.from({ length: 30 }, (_, i) => ({ id: `t${i}`, pad: "p".repeat(20_000) }));
+    const body = JSON.stringify({ success: true, data: records }); // about 600 KB
+    expect(body.length).toBeGreaterThan(512 * 1024);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const s = await serve((req, res) => {
+      if (req.url?.includes("chunked")) {
+        res.writeHead(200, { "content-type": "application/json" }); // no Content-Length: counted as it streams
+        res.write(body.slice(0, 1000));
+        res.end(body.slice(1000));
+      } else sendJson(res, body); // Node sets Content-Length
+    });
+    const ok = await cli(s, ["--max-body", "1MiB", "api", "/v1/sized", "--paginate"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toHaveLength(30);
+    for (const path of ["/v1/sized", "/v1/chunked"]) {
+      const r = await cli(s, ["--max-body", "512KiB", "api", path]);
+      failsInOneLine(r, /larger than 512 KiB.*--max-body 1MiB/);
+      expect(r.stdout).toBe("");
+    }
+    const decimal = await cli(s, ["--max-body", "500KB", "api", "/v1/chunked"]);
+    failsInOneLine(decimal, /larger than 500000 bytes.*--max-body 1000000/);
+  });
+
+  it("--max-body takes sizes like 64MB or 512KiB and refuses anything else before any request (exit 2)", async () => {
+    const s = await serve((_req, res) => sendJson(res, { success: true, data: [] }));
+    for (const bad of ["lots", "0", "-5MB", "12XB", "100", "1GB"]) {
+      const r = await cli(s, ["--max-body", bad, "market", "--chain", "base"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trimEnd()).toMatch(/^tokenintel: --max-body: expected a size from 1KiB to 256MiB/);
+    }
+    expect(s.requests).toHaveLength(0);
+    const r = await cli(s, ["--max-body", "64MB", "market", "--chain", "base", "--json"]);
+    expect(r.code).toBe(0);
+  });
+});
