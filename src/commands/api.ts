@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Query } from "../api/client.js";
 import { parseJson } from "../api/json.js";
+import { PageCeilingError } from "../api/pager.js";
 import { streamRecords } from "../api/records.js";
 import type { Context } from "../context.js";
 import { CliError, UsageError } from "../errors.js";
@@ -16,6 +17,7 @@ export interface RawApiOptions extends RawPaymentOptions {
   paginate?: boolean;
   ndjson?: boolean;
   limit?: string;
+  maxPages?: string;
   include?: boolean;
   silent?: boolean;
 }
@@ -99,9 +101,14 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
   if (raw.ndjson && !raw.paginate)
     throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
   if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
+  if (raw.maxPages !== undefined && !raw.paginate) throw new UsageError("--max-pages goes with --paginate");
   if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
   const limit =
     raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
+  const maxPages =
+    raw.maxPages === undefined
+      ? undefined
+      : parseFlag("--max-pages", positiveInt("of 1 or more"), raw.maxPages);
 
   const payment = parsePaymentFlags(ctx, raw);
   const client = await ctx.client({
@@ -119,11 +126,21 @@ export async function runApi(ctx: Context, pathArg: string, raw: RawApiOptions):
       endpoint: { path, kind: "any", pageSize: 0 },
       query: query.filter(([k]) => k !== "page"),
       limit,
+      maxPages,
       window: client.limiter.max * 2,
       speculate: payment ? 1 : client.limiter.max,
+      onRepeat: (note) => ctx.io.warn(note),
     });
-    for await (const batch of records) await writer.write(batch);
+    let ceiling: PageCeilingError | undefined;
+    try {
+      for await (const batch of records) await writer.write(batch);
+    } catch (error) {
+      // What the walk fetched before the page ceiling is printed (one valid document), then the run fails.
+      if (!(error instanceof PageCeilingError)) throw error;
+      ceiling = error;
+    }
     if (!raw.silent) await writer.end();
+    if (ceiling) throw ceiling;
     return;
   }
 

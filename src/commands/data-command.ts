@@ -1,5 +1,5 @@
 import type { Shape } from "../api/fields.js";
-import type { Endpoint } from "../api/pager.js";
+import { type Endpoint, PageCeilingError } from "../api/pager.js";
 import type { PaymentOptions, RequestEstimate } from "../api/payment.js";
 import {
   MAX_SELECTOR_ITEMS,
@@ -35,6 +35,7 @@ export interface RawDataOptions extends RawPaymentOptions {
   ecosystem?: string;
   limit?: string;
   page?: string;
+  maxPages?: string;
   output?: string;
   json?: boolean;
   ndjson?: boolean;
@@ -139,6 +140,10 @@ export async function parseDataOptions(
     raw.limit === undefined ? undefined : parseFlag("--limit", positiveInt("of 1 or more"), raw.limit);
   const page =
     raw.page === undefined ? undefined : parseFlag("--page", positiveInt("of 1 or more"), raw.page);
+  const maxPages =
+    raw.maxPages === undefined
+      ? undefined
+      : parseFlag("--max-pages", positiveInt("of 1 or more"), raw.maxPages);
   if (page !== undefined && selector && selector.items.length > MAX_SELECTOR_ITEMS) {
     throw new UsageError(
       `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
@@ -189,6 +194,7 @@ export async function parseDataOptions(
       selector,
       limit,
       page,
+      maxPages,
       window: 0, // set from the client's concurrency below
     },
   };
@@ -226,13 +232,20 @@ export async function runDataCommand(
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
   query.onProgress = (p) => progress.update(p);
+  query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
+  let ceiling: PageCeilingError | undefined;
   try {
     for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
+  } catch (error) {
+    // The page ceiling ends the walk, not the output: what was fetched is written, then the run fails.
+    if (!(error instanceof PageCeilingError)) throw error;
+    ceiling = error;
   } finally {
     progress.clear();
   }
   await writer.end();
+  if (ceiling) throw ceiling;
   if (result.missing.length && query.selector) {
     const noun = FLAG_FOR[query.selector.kind].slice(2);
     const shown = result.missing.slice(0, 20).join(", ");

@@ -21,6 +21,9 @@ function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
 }
 
+const MAX_PAGES_HELP =
+  "walk at most n pages (default 1000); past them, what was fetched is printed and the run fails (exit 1)";
+
 type SelectorFlag = "tickers" | "addresses" | "ids";
 const SELECTOR_HELP: Record<SelectorFlag, string> = {
   tickers: "comma-separated tickers (repeatable; write a comma inside a ticker as \\,)",
@@ -77,6 +80,7 @@ function dataCommand(
     .option("-e, --ecosystem <name>", "ecosystem filter, passed through as given (e.g. virtuals)")
     .option("-l, --limit <n>", "stop after n records (requests only the pages needed)")
     .option("--page <n>", "fetch exactly this one page")
+    .option("--max-pages <n>", MAX_PAGES_HELP)
     .option(
       "--sort <field[:asc|desc]>",
       "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",
@@ -207,6 +211,7 @@ export const COMMANDS: CommandDefinition[] = [
         .option("--paginate", "walk page=1.. and print all records as ONE JSON document")
         .option("--ndjson", "with --paginate: one record per line instead")
         .option("-l, --limit <n>", "with --paginate: stop after n records")
+        .option("--max-pages <n>", `with --paginate: ${MAX_PAGES_HELP}`)
         .option("-i, --include", "print the status line and response headers to stderr")
         .option("--silent", "print nothing on success")
         .addHelpText(

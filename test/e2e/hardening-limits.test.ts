@@ -119,3 +119,131 @@ describe("item 7: a response body is capped as it streams", () => {
     expect(r.code).toBe(0);
   });
 });
+
+/** `count` records with ids unique to the page. */
+const newRecords = (page: number, count: number) =>
+  Array.from({ length: count }, (_, i) => ({ id: `p${page}-${i}`, symbol: `T${page}X${i}` }));
+
+describe("item 8: every page walk ends", () => {
+  it("a server whose every page is new and full (no page count) is walked to --max-pages and no further; what was fetched is printed", async () => {
+    const s = await serve((req, res) =>
+      sendJson(res, { success: true, data: newRecords(pageOf(req.url!), 100) }),
+    );
+    const json = await cli(s, ["directory", "--chain", "base", "--max-pages", "5", "--json"]);
+    failsInOneLine(json, /stopped at page 5, the page ceiling.*--max-pages/);
+    expect(s.requests).toHaveLength(5); // not even a speculative request past the ceiling
+    const records = JSON.parse(json.stdout) as Array<{ id: string }>;
+    expect(records).toHaveLength(500);
+    expect(records.at(-1)!.id).toBe("p5-99");
+
+    const nd = await cli(s, ["directory", "--chain", "base", "--max-pages", "3", "--ndjson"]);
+    failsInOneLine(nd, /stopped at page 3, the page ceiling/);
+    expect(ndjsonLines(nd.stdout)).toHaveLength(300);
+    expect(s.requests).toHaveLength(5 + 3);
+  });
+
+  it("the default ceiling is 1000 pages, for `api --paginate` too, and the message says how to raise it", async () => {
+    const s = await serve((req, res) => sendJson(res, { data: newRecords(pageOf(req.url!), 1) }));
+    const r = await cli(s, ["api", "/v1/forever", "--paginate"]);
+    failsInOneLine(r, /stopped at page 1000, the page ceiling; .*--max-pages 2000/);
+    expect(s.requests).toHaveLength(1000);
+    expect(JSON.parse(r.stdout)).toHaveLength(1000);
+  });
+
+  it("a page count of 1e9 over a server that repeats the same page: the walk stops at the first repeat", async () => {
+    const s = await serve((_req, res) =>
+      sendJson(res, {
+        success: true,
+        data: newRecords(1, 30),
+        meta: { pagination: { page: 1, pageSize: 30, pageCount: 1e9, total: 3e10 } },
+      }),
+    );
+    const r = await cli(s, ["market", "--chain", "base", "--concurrency", "1", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(30);
+    expect(r.stderr).toMatch(/warning: page 2 of 1000000000 brought nothing new/);
+    // Page 1, the repeat (page 2), and at most the one request scheduled beside it.
+    expect(s.requests.length).toBeGreaterThanOrEqual(2);
+    expect(s.requests.length).toBeLessThanOrEqual(3);
+
+    const busy = await cli(s, ["market", "--chain", "base", "--ndjson"]); // default concurrency: window 8
+    expect(busy.code).toBe(0);
+    expect(ndjsonLines(busy.stdout)).toHaveLength(30);
+    expect(s.requests.length).toBeLessThanOrEqual(3 + 9);
+  });
+
+  it("a page that brings nothing new ends the walk even after new pages (page count 1e9)", async () => {
+    const s = await serve((req, res) =>
+      sendJson(res, {
+        success: true,
+        data: newRecords(Math.min(3, pageOf(req.url!)), 30), // pages 1-3 new, then page 3 forever
+        meta: { pagination: { pageSize: 30, pageCount: 1e9 } },
+      }),
+    );
+    const r = await cli(s, ["market", "--chain", "base", "--concurrency", "1", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(90);
+    expect(r.stderr).toMatch(/page 4 of 1000000000 brought nothing new/);
+    expect(s.requests.length).toBeLessThanOrEqual(5);
+  });
+
+  it("pageSize 0 or -5 cannot make a walk endless", async () => {
+    for (const pageSize of [0, -5]) {
+      // New records on every page, and a page size that says nothing: the spec's 30 stands, so a
+      // page of 5 is the last.
+      const s = await serve((req, res) =>
+        sendJson(res, {
+          success: true,
+          data: newRecords(pageOf(req.url!), 5),
+          meta: { pagination: { pageSize } },
+        }),
+      );
+      const r = await cli(s, ["market", "--chain", "base", "--json"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(5);
+      expect(s.requests).toHaveLength(1);
+
+      // The same with a page count of 1e9 and full new pages: the ceiling ends it, with nothing
+      // requested past it even though the window would allow more.
+      const t = await serve((req, res) =>
+        sendJson(res, {
+          success: true,
+          data: newRecords(pageOf(req.url!), 30),
+          meta: { pagination: { pageSize, pageCount: 1e9 } },
+        }),
+      );
+      const c = await cli(t, ["market", "--chain", "base", "--max-pages", "4", "--json"]);
+      failsInOneLine(c, /stopped at page 4 of 1000000000, the page ceiling/);
+      expect(JSON.parse(c.stdout)).toHaveLength(120);
+      expect(t.requests).toHaveLength(4);
+    }
+  });
+
+  it("`api --paginate` against a server that ignores `page`: a page identical to the one before ends the walk", async () => {
+    const withIds = await serve((_req, res) => sendJson(res, [{ id: 1 }, { id: 2 }]));
+    const noIds = await serve((_req, res) => sendJson(res, { data: [{ name: "a" }, { name: "b" }] }));
+    for (const s of [withIds, noIds]) {
+      const r = await cli(s, ["--concurrency", "1", "api", "/v1/trending", "--paginate"]);
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toHaveLength(2);
+      expect(s.requests.map((q) => pageOf(q.url))).toEqual([1, 2]);
+      const nd = await cli(s, ["api", "/v1/trending", "--paginate", "--ndjson"]);
+      expect(nd.code).toBe(0);
+      expect(ndjsonLines(nd.stdout)).toHaveLength(2);
+      expect(s.requests.length).toBeLessThanOrEqual(2 + 1 + 4);
+    }
+  });
+
+  it("--max-pages is checked like every flag", async () => {
+    const s = await serve((_req, res) => sendJson(res, { success: true, data: [] }));
+    for (const bad of ["0", "-1", "1e9", "many"]) {
+      const r = await cli(s, ["market", "--chain", "base", "--max-pages", bad]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trimEnd()).toMatch(/^tokenintel: --max-pages: expected a whole number of 1 or more$/);
+    }
+    const r = await cli(s, ["api", "/v1/x", "--max-pages", "5"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd()).toBe("tokenintel: --max-pages goes with --paginate");
+    expect(s.requests).toHaveLength(0);
+  });
+});
