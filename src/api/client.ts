@@ -10,7 +10,7 @@ import {
   PaymentError,
   UsageError,
 } from "../errors.js";
-import { parseJson, stringifyJson } from "./json.js";
+import { JsonDepthError, parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
 import type { PaymentSession, RequestEstimate } from "./payment.js";
 import { describePrice, readPaymentRequirements } from "./x402.js";
@@ -299,6 +299,12 @@ export class ApiClient {
       return text.length ? parseJson(text) : undefined;
     } catch (error) {
       if (status >= 300) return text;
+      if (error instanceof JsonDepthError) {
+        const depth = error.maxDepth;
+        throw new ApiError(`HTTP ${status}: the server sent JSON nested deeper than ${depth} levels`, {
+          status,
+        });
+      }
       const type = String(headers["content-type"] ?? "unknown type").split(";")[0];
       const what = /^\s*</.test(text)
         ? `an HTML page (${type}) instead of JSON`

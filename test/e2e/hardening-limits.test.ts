@@ -247,3 +247,58 @@ describe("item 8: every page walk ends", () => {
     expect(s.requests).toHaveLength(0);
   });
 });
+
+describe("item 9: deep JSON and long strings end cleanly", () => {
+  const DEPTH = 100_000;
+  const deepBody = `{"success":true,"data":[{"id":"deep","token_info":{"symbol":"DEEP"},"extra":${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}}]}`;
+
+  it("JSON nested 100,000 levels deep is refused in one line, in every output format, and not retried", async () => {
+    const s = await serve((_req, res) => sendJson(res, deepBody));
+    let expected = 0;
+    for (const format of ["json", "ndjson", "csv", "table"]) {
+      const r = await cli(s, ["market", "--chain", "base", "-o", format]);
+      failsInOneLine(r, /^tokenintel: HTTP 200: the server sent JSON nested deeper than 512 levels$/);
+      expect(r.stdout).toBe("");
+      expect(s.requests).toHaveLength(++expected);
+    }
+    for (const args of [["--paginate"], ["--paginate", "--ndjson"]]) {
+      const r = await cli(s, ["api", "/v1/deep", ...args]);
+      failsInOneLine(r, /the server sent JSON nested deeper than 512 levels$/);
+    }
+    // Without --paginate, `api` prints the body as sent, byte for byte: nothing walks it.
+    const raw = await cli(s, ["api", "/v1/deep"]);
+    expect(raw.code).toBe(0);
+    expect(raw.stdout).toBe(`${deepBody}\n`);
+  });
+
+  it("a 12 MB string is read as data (not 'invalid JSON') in every format, exact numbers kept digit for digit", async () => {
+    const long = `${"a".repeat(6_000_000)}${'\\"q\\\\ \\u00e9'.repeat(600_000)}`; // JSON text of a string with escapes
+    const mcap = "123456789012345678901234567890.123456789";
+    const body = `{"success":true,"data":[{"id":"big","token_info":{"symbol":"BIG","description":"${long}"},"token_metrics":{"mcap":${mcap}}}]}`;
+    expect(body.length).toBeGreaterThan(12_000_000);
+    const s = await serve((_req, res) => sendJson(res, body));
+    const description = JSON.parse(`"${long}"`) as string;
+
+    const json = await cli(s, ["market", "--chain", "base", "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe("");
+    const [record] = JSON.parse(json.stdout) as Array<{ token_info: { description: string } }>;
+    expect(record!.token_info.description).toBe(description);
+    expect(json.stdout).toContain(`"mcap": ${mcap}`);
+
+    const nd = await cli(s, ["market", "--chain", "base", "--ndjson"]);
+    expect(nd.code).toBe(0);
+    expect(ndjsonLines(nd.stdout)).toHaveLength(1);
+    expect(JSON.parse(nd.stdout).token_info.description).toBe(description);
+    expect(nd.stdout).toContain(`"mcap":${mcap}`);
+
+    const csv = await cli(s, ["market", "--chain", "base", "-o", "csv"]);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toContain(description.replace(/"/g, '""'));
+    expect(csv.stdout).toContain(mcap);
+
+    const table = await cli(s, ["market", "--chain", "base", "-o", "table"]);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("BIG");
+  });
+});
