@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from "commander";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES, MAX_JSON_DEPTH } from "./api/limits.js";
 import { COMMANDS } from "./commands/definitions.js";
 import type { Context, GlobalOptions } from "./context.js";
 import { CliError, ExitCode } from "./errors.js";
@@ -45,7 +46,7 @@ export function buildProgram(argv: readonly string[], all = false): Command {
     .option("--concurrency <n>", "requests in flight at once (default 4)")
     .option(
       "--max-body <size>",
-      "refuse a response larger than this, e.g. 64MB or 512KiB (default 32MiB, at most 256MiB); JSON nested deeper than 512 levels is always refused",
+      `refuse a response larger than this, e.g. 64MB or 512KiB (default ${formatBytes(DEFAULT_MAX_BODY_BYTES, true)}, at most ${formatBytes(MAX_BODY_CAP_BYTES, true)}); JSON nested deeper than ${MAX_JSON_DEPTH} levels is always refused`,
     )
     .option("-v, --verbose", "log each request (key redacted) and full errors to stderr")
     .option("-q, --quiet", "say nothing on stderr but errors and warnings")

@@ -11,6 +11,7 @@ import {
   UsageError,
 } from "../errors.js";
 import { JsonDepthError, parseJson, stringifyJson } from "./json.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
 import { Limiter, sleep } from "./limiter.js";
 import type { PaymentSession, RequestEstimate } from "./payment.js";
 import { describePrice, readPaymentRequirements } from "./x402.js";
@@ -85,11 +86,6 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 15_000;
 /** The most one request may spend waiting between attempts. */
 const RETRY_BUDGET_MS = 90_000;
-/**
- * The most bytes one response body may hold unless --max-body says otherwise: a page of the API is
- * well under 1 MiB, and a body past the cap is refused as it streams, never buffered whole.
- */
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** The HTTP client every command uses: one keep-alive pool, retries, timeouts, secret hygiene. */
 export class ApiClient {
@@ -355,9 +351,13 @@ export class ApiClient {
  * Not retryable: the same request would bring the same body.
  */
 function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const raise =
+    cap < MAX_BODY_CAP_BYTES
+      ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+      : "--max-body allows no more";
   const tooLarge = () =>
     new ApiError(
-      `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (raise the cap with --max-body, e.g. --max-body ${formatBytes(cap * 2, true)})`,
+      `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
       { status: res.statusCode },
     );
   const declared = Number(res.headers["content-length"]);
@@ -387,19 +387,6 @@ function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
       resolve(buffer.toString("utf8", bom ? 3 : 0));
     });
   });
-}
-
-/** 33554432 → "32 MiB"; with `compact`, "32MiB" (as a flag value is written). */
-export function formatBytes(bytes: number, compact = false): string {
-  const sep = compact ? "" : " ";
-  for (const [unit, size] of [
-    ["GiB", 1024 ** 3],
-    ["MiB", 1024 ** 2],
-    ["KiB", 1024],
-  ] as const) {
-    if (bytes >= size && bytes % size === 0) return `${bytes / size}${sep}${unit}`;
-  }
-  return compact ? String(bytes) : `${bytes} bytes`;
 }
 
 function annotate<T extends CliError>(error: T, notes: string[]): T {

@@ -3,6 +3,8 @@
 // trailing zeros, exponent forms) is kept as a LosslessNumber holding its original text, and
 // written back exactly as the server sent it.
 
+import { MAX_JSON_DEPTH } from "./limits.js";
+
 /** Whether this process has made any LosslessNumber: if not, no walk is needed to write JSON. */
 let anyLossless = false;
 
@@ -17,13 +19,6 @@ export class LosslessNumber {
     return this.raw;
   }
 }
-
-/**
- * The deepest nesting of arrays and objects accepted from anywhere. The API's records are four
- * levels deep; the limit keeps every later walk over a parsed value (writers, flattening, sorting,
- * schemas) far from the call-stack limit, whatever a server sends.
- */
-export const MAX_JSON_DEPTH = 512;
 
 /** JSON nested deeper than MAX_JSON_DEPTH: refused before it is parsed. */
 export class JsonDepthError extends SyntaxError {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { ApiError, CliError } from "../errors.js";
 import { type ApiClient, type Query, serverMessage } from "./client.js";
 import { stringifyJson } from "./json.js";
+import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
 
 export interface Page {
@@ -74,12 +75,6 @@ function checkRecords(records: unknown[], kind: RecordKind, status: number): unk
   }
   return records;
 }
-
-/**
- * The most pages one walk requests unless --max-pages says otherwise: 100,000 directory records or
- * 30,000 market records, far more than any listing holds, and a bound on a server that never ends.
- */
-export const DEFAULT_MAX_PAGES = 1000;
 
 /** A walk reached its page ceiling while the server still had pages. What was walked stands. */
 export class PageCeilingError extends CliError {

@@ -1,4 +1,5 @@
 import { type Command, Option } from "commander";
+import { DEFAULT_MAX_PAGES } from "../api/limits.js";
 import type { Context } from "../context.js";
 
 // Every command's flags, help and examples, as definitions the program applies on demand: a run
@@ -21,8 +22,7 @@ function examples(lines: string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}\n`;
 }
 
-const MAX_PAGES_HELP =
-  "walk at most n pages (default 1000); past them, what was fetched is printed and the run fails (exit 1)";
+const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES}); past them, what was fetched is printed and the run fails (exit 1)`;
 
 type SelectorFlag = "tickers" | "addresses" | "ids";
 const SELECTOR_HELP: Record<SelectorFlag, string> = {

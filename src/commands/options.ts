@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { dotPaths, type Shape } from "../api/fields.js";
+import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../api/limits.js";
 import { UsageError } from "../errors.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/writers.js";
 
@@ -72,9 +73,6 @@ export const baseUrlSchema = z
   }, "expected an http(s) URL such as https://api.dapplooker.com")
   .transform((s) => s.replace(/\/+$/, ""));
 
-/** The largest --max-body: near the longest string the runtime can hold. */
-export const MAX_BODY_CEILING_BYTES = 256 * 1024 ** 2;
-const MIN_BODY_CAP_BYTES = 1024;
 const SIZE_UNITS: Record<string, number> = {
   "": 1,
   b: 1,
@@ -97,10 +95,11 @@ export const sizeSchema = z
     const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
     const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
     const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
-    if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CEILING_BYTES)) {
+    if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CAP_BYTES)) {
+      const range = `${formatBytes(MIN_BODY_CAP_BYTES, true)} to ${formatBytes(MAX_BODY_CAP_BYTES, true)}`;
       ctx.addIssue({
         code: "custom",
-        message: `expected a size from 1KiB to 256MiB such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
+        message: `expected a size from ${range} such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
       });
       return z.NEVER;
     }

@@ -1,12 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ApiClient,
-  DEFAULT_MAX_BODY_BYTES,
-  redactUrl,
-  retryAfterMs,
-  serverMessage,
-} from "../../src/api/client.js";
+import { ApiClient, redactUrl, retryAfterMs, serverMessage } from "../../src/api/client.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes } from "../../src/api/limits.js";
 import { ApiError, AuthError, NetworkError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 
@@ -195,6 +190,15 @@ describe("ApiClient", () => {
 });
 
 describe("helpers", () => {
+  it("formatBytes names round sizes in binary units, the rest in bytes", () => {
+    expect(formatBytes(DEFAULT_MAX_BODY_BYTES)).toBe("32 MiB");
+    expect(formatBytes(512 * 1024, true)).toBe("512KiB");
+    expect(formatBytes(2 * 1024 ** 3)).toBe("2 GiB");
+    expect(formatBytes(64_000_000)).toBe("62500 KiB");
+    expect(formatBytes(1_000_000)).toBe("1000000 bytes");
+    expect(formatBytes(1_000_000, true)).toBe("1000000");
+  });
+
   it("redactUrl hides the key", () => {
     expect(redactUrl("https://h/v1/x?chain=base&api_key=abc123&page=2")).toBe(
       "https://h/v1/x?chain=base&api_key=***&page=2",

@@ -1,12 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  JsonDepthError,
-  LosslessNumber,
-  MAX_JSON_DEPTH,
-  parseJson,
-  stringifyJson,
-} from "../../src/api/json.js";
+import { JsonDepthError, LosslessNumber, parseJson, stringifyJson } from "../../src/api/json.js";
+import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
 
 describe("parseJson / stringifyJson", () => {
   it("keeps numbers a double cannot hold, and writes them back as sent", () => {

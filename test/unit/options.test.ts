@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MARKET_RECORD } from "../../src/api/fields.js";
+import { MAX_BODY_CAP_BYTES } from "../../src/api/limits.js";
 import {
   durationSchema,
-  MAX_BODY_CEILING_BYTES,
   parseFields,
   parseFlag,
   parseList,
@@ -69,7 +69,7 @@ describe("flag schemas", () => {
     expect(parseFlag("--max-body", sizeSchema, "512 KiB")).toBe(512 * 1024);
     expect(parseFlag("--max-body", sizeSchema, "1.5MiB")).toBe(1.5 * 1024 ** 2);
     expect(parseFlag("--max-body", sizeSchema, "2048")).toBe(2048);
-    expect(parseFlag("--max-body", sizeSchema, "256MiB")).toBe(MAX_BODY_CEILING_BYTES);
+    expect(parseFlag("--max-body", sizeSchema, "256MiB")).toBe(MAX_BODY_CAP_BYTES);
     for (const bad of ["", "lots", "0", "1023", "257MiB", "1GB", "-5MB", "5 XB", "1e6", "NaN"]) {
       expect(() => parseFlag("--max-body", sizeSchema, bad), bad).toThrow(
         /^--max-body: expected a size from 1KiB to 256MiB such as 64MB or 512KiB/,
