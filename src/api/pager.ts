@@ -84,7 +84,7 @@ export class PageCeilingError extends CliError {
   ) {
     const of = pageCount === undefined ? "" : ` of ${pageCount}`;
     super(
-      `stopped at page ${pagesWalked}${of}, the page ceiling; the rest was not fetched (raise the ceiling with --max-pages, e.g. --max-pages ${pagesWalked * 2})`,
+      `stopped at page ${pagesWalked}${of}, the page ceiling; the server has more pages, not included here (raise the ceiling with --max-pages, e.g. --max-pages ${pagesWalked * 2})`,
     );
   }
 }
@@ -101,7 +101,10 @@ export interface PageWalk {
    * most speculate - 1 requests are wasted past the end). 1 when each request costs money.
    */
   speculate?: number;
-  /** The most pages to request (default DEFAULT_MAX_PAGES); a walk with more ends in PageCeilingError. */
+  /**
+   * The most pages to yield (default DEFAULT_MAX_PAGES); a walk with more ends in PageCeilingError.
+   * Without a page count, one page more is requested to learn whether the listing ended there.
+   */
   maxPages?: number;
   /** Told (a line for stderr) when a page brought nothing new before the server's page count. */
   onRepeat?: (note: string) => void;
@@ -142,7 +145,10 @@ function positiveInt(n: number | undefined): number | undefined {
  * requested concurrently within a sliding window and yielded in order, so memory stays bounded.
  * Without a page count, pages are walked until a short or empty page, `speculate` at a time.
  * Every walk ends: at an empty page, at a page that brings nothing new (which is not yielded),
- * and at `maxPages`, past which nothing is requested, not even speculatively.
+ * and at `maxPages`. With a page count, nothing past `maxPages` is requested, not even
+ * speculatively; without one, only page `maxPages + 1`, to tell a listing that ends exactly there
+ * (that page is empty, short or repeats: the walk is complete, and a short page is yielded) from
+ * one that goes on (a full page of new records: PageCeilingError, that page not yielded).
  */
 export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
@@ -158,9 +164,9 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
     page.records.length > 0 &&
     (pageCount === undefined ? page.records.length >= pageSize : page.number < pageCount);
   if (!hasMore(first)) return;
-  if (maxPages <= 1) throw new PageCeilingError(1, pageCount);
+  if (pageCount !== undefined && maxPages <= 1) throw new PageCeilingError(1, pageCount);
   const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
-  const last = Math.min(pageCount ?? Number.POSITIVE_INFINITY, maxPages);
+  const last = pageCount === undefined ? maxPages + 1 : Math.min(pageCount, maxPages);
   const pending: Array<Promise<Page>> = [];
   let next = 2;
   const fill = () => {
@@ -182,9 +188,12 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
       }
       return;
     }
+    // A full page of new records past the ceiling: the listing goes on.
+    if (page.number > maxPages && hasMore(page)) throw new PageCeilingError(maxPages, pageCount);
     yield page;
     if (!hasMore(page)) return; // what was requested past the end is dropped
-    if (page.number >= maxPages) throw new PageCeilingError(page.number, pageCount);
+    if (pageCount !== undefined && page.number >= maxPages)
+      throw new PageCeilingError(page.number, pageCount);
     fill();
   }
 }

@@ -125,13 +125,14 @@ const newRecords = (page: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: `p${page}-${i}`, symbol: `T${page}X${i}` }));
 
 describe("item 8: every page walk ends", () => {
-  it("a server whose every page is new and full (no page count) is walked to --max-pages and no further; what was fetched is printed", async () => {
+  it("a server whose every page is new and full (no page count) is walked to --max-pages (one more request to look); what was fetched is printed", async () => {
     const s = await serve((req, res) =>
       sendJson(res, { success: true, data: newRecords(pageOf(req.url!), 100) }),
     );
     const json = await cli(s, ["directory", "--chain", "base", "--max-pages", "5", "--json"]);
     failsInOneLine(json, /stopped at page 5, the page ceiling.*--max-pages/);
-    expect(s.requests).toHaveLength(5); // not even a speculative request past the ceiling
+    // Pages 1-5, and page 6 to learn whether the listing ends there; nothing further, not even speculatively.
+    expect(s.requests.map((q) => pageOf(q.url)).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
     const records = JSON.parse(json.stdout) as Array<{ id: string }>;
     expect(records).toHaveLength(500);
     expect(records.at(-1)!.id).toBe("p5-99");
@@ -139,14 +140,26 @@ describe("item 8: every page walk ends", () => {
     const nd = await cli(s, ["directory", "--chain", "base", "--max-pages", "3", "--ndjson"]);
     failsInOneLine(nd, /stopped at page 3, the page ceiling/);
     expect(ndjsonLines(nd.stdout)).toHaveLength(300);
-    expect(s.requests).toHaveLength(5 + 3);
+    expect(s.requests).toHaveLength(6 + 4);
+  });
+
+  it("a listing of exactly --max-pages full pages is complete (exit 0): the page after it is empty", async () => {
+    const s = await serve((req, res) => {
+      const page = pageOf(req.url!);
+      sendJson(res, { success: true, data: page <= 4 ? newRecords(page, 100) : [] });
+    });
+    const r = await cli(s, ["directory", "--chain", "base", "--max-pages", "4", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toHaveLength(400);
+    expect(s.requests).toHaveLength(5);
   });
 
   it("the default ceiling is 1000 pages, for `api --paginate` too, and the message says how to raise it", async () => {
     const s = await serve((req, res) => sendJson(res, { data: newRecords(pageOf(req.url!), 1) }));
     const r = await cli(s, ["api", "/v1/forever", "--paginate"]);
     failsInOneLine(r, /stopped at page 1000, the page ceiling; .*--max-pages 2000/);
-    expect(s.requests).toHaveLength(1000);
+    expect(s.requests).toHaveLength(1001);
     expect(JSON.parse(r.stdout)).toHaveLength(1000);
   });
 

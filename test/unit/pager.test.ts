@@ -105,7 +105,7 @@ describe("walkPages always ends (issue 10, item 8)", () => {
   }
   const base = { pageSize: 10, wanted: () => Number.POSITIVE_INFINITY, window: 8, speculate: 4 };
 
-  it("new full pages forever: stops at maxPages with PageCeilingError, requesting nothing past it", async () => {
+  it("new full pages forever: stops at maxPages with PageCeilingError; past it, at most one page to look", async () => {
     for (const withCount of [false, true]) {
       const s = server((n) => ({
         records: fresh(n, 10),
@@ -119,7 +119,8 @@ describe("walkPages always ends (issue 10, item 8)", () => {
           ? /^stopped at page 7 of 1000000000, the page ceiling/
           : /^stopped at page 7, the page ceiling/,
       );
-      expect(Math.max(...s.asked)).toBe(7);
+      // With a page count nothing past the ceiling; without, page 8 tells whether the listing goes on.
+      expect(Math.max(...s.asked)).toBe(withCount ? 7 : 8);
     }
   });
 
@@ -129,7 +130,7 @@ describe("walkPages always ends (issue 10, item 8)", () => {
     const { got, error } = await collect({ ...base, fetch: s.fetch });
     expect(got).toHaveLength(1000);
     expect(error).toBeInstanceOf(PageCeilingError);
-    expect(s.asked).toHaveLength(1000);
+    expect(s.asked).toHaveLength(1001);
   });
 
   it("a walk that ends exactly at the ceiling is complete: no error", async () => {
@@ -137,6 +138,16 @@ describe("walkPages always ends (issue 10, item 8)", () => {
     const { got, error } = await collect({ ...base, fetch: s.fetch, maxPages: 5 });
     expect(got).toEqual([1, 2, 3, 4, 5]);
     expect(error).toBeUndefined();
+    // Without a page count: 5 full pages, then page 6 empty, short or a repeat.
+    for (const sixth of [[], fresh(6, 3), fresh(5, 10)]) {
+      const t = server((n) => ({ records: n <= 5 ? fresh(n, 10) : sixth, pagination: undefined }));
+      const walked = await collect({ ...base, fetch: t.fetch, maxPages: 5 });
+      expect(walked.error).toBeUndefined();
+      expect(walked.got).toEqual(
+        sixth.length === 3 ? [1, 2, 3, 4, 5, 6] : sixth.length ? [1, 2, 3, 4, 5] : [1, 2, 3, 4, 5, 6],
+      );
+      expect(Math.max(...t.asked)).toBe(6);
+    }
   });
 
   it("a repeated page ends the walk, page count or not, and is not yielded; the note says so", async () => {
