@@ -106,6 +106,7 @@ export class Context implements RunContext {
       retries,
       concurrency: settings.concurrency,
       ratePerMinute: globals.rate,
+      maxBodyBytes: globals.maxBody,
       signal: this.signal,
       log,
       verbose: Boolean(globals.verbose),

@@ -10,8 +10,9 @@ import {
   PaymentError,
   UsageError,
 } from "../errors.js";
-import { parseJson, stringifyJson } from "./json.js";
+import { JsonDepthError, parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
 
 export type QueryValue = string | number | readonly string[] | undefined;
 export type Query = ReadonlyArray<readonly [string, QueryValue]>;
@@ -32,6 +33,8 @@ export interface ClientOptions {
   random?: () => number;
   /** What a 402 gets: a payment (--pay), or an error naming the price. */
   payment?: PaymentHook;
+  /** The most bytes one response body may hold (--max-body); default DEFAULT_MAX_BODY_BYTES. */
+  maxBodyBytes?: number;
 }
 
 /**
@@ -277,7 +280,7 @@ export class ApiClient {
         },
         body: payload,
       });
-      const text = await res.body.text();
+      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
       if (this.options.verbose) {
         this.options.log(
           `< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`,
@@ -305,6 +308,12 @@ export class ApiClient {
       return text.length ? parseJson(text) : undefined;
     } catch (error) {
       if (status >= 300) return text;
+      if (error instanceof JsonDepthError) {
+        const depth = error.maxDepth;
+        throw new ApiError(`HTTP ${status}: the server sent JSON nested deeper than ${depth} levels`, {
+          status,
+        });
+      }
       const type = String(headers["content-type"] ?? "unknown type").split(";")[0];
       const what = /^\s*</.test(text)
         ? `an HTML page (${type}) instead of JSON`
@@ -337,6 +346,50 @@ export class ApiClient {
       retryAfterMs: retryAfterMs(res.headers),
     });
   }
+}
+
+/**
+ * The body as text, counted as it streams: past `cap` bytes (or when Content-Length announces
+ * more) the response is dropped and the attempt fails, so memory never holds more than the cap.
+ * Not retryable: the same request would bring the same body.
+ */
+function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const raise =
+    cap < MAX_BODY_CAP_BYTES
+      ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+      : "--max-body allows no more";
+  const tooLarge = () =>
+    new ApiError(
+      `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
+      { status: res.statusCode },
+    );
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > cap) {
+    res.body.on("error", () => {}); // destroying reports an abort: expected
+    res.body.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        chunks.length = 0;
+        res.body.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.body.on("error", reject);
+    res.body.on("end", () => {
+      const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      // Like undici's text(): UTF-8, without a byte order mark.
+      const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+      resolve(buffer.toString("utf8", bom ? 3 : 0));
+    });
+  });
 }
 
 function annotate<T extends CliError>(error: T, notes: string[]): T {

@@ -3,6 +3,8 @@
 // trailing zeros, exponent forms) is kept as a LosslessNumber holding its original text, and
 // written back exactly as the server sent it.
 
+import { MAX_JSON_DEPTH } from "./limits.js";
+
 /** Whether this process has made any LosslessNumber: if not, no walk is needed to write JSON. */
 let anyLossless = false;
 
@@ -18,27 +20,80 @@ export class LosslessNumber {
   }
 }
 
-// Strings or numbers: strings are matched whole so that digits inside them (timestamps, decimal
-// strings) are skipped; only real number tokens are checked.
-const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+/** JSON nested deeper than MAX_JSON_DEPTH: refused before it is parsed. */
+export class JsonDepthError extends SyntaxError {
+  constructor(
+    readonly maxDepth: number,
+    position: number,
+  ) {
+    super(`JSON nested deeper than ${maxDepth} levels at position ${position}`);
+    this.name = "JsonDepthError";
+  }
+}
 
 function roundTrips(raw: string): boolean {
   return String(Number(raw)) === raw;
 }
 
-/** True when some number in the text would lose digits (or its form) through a double. */
-function needsExactNumbers(text: string): boolean {
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(text); m !== null; m = TOKEN.exec(text)) {
-    const token = m[0];
-    if (token.charCodeAt(0) !== 34 && !roundTrips(token)) return true;
+/** The index just past the closing quote of the string whose body starts at `from`; -1 if none. */
+function stringEnd(text: string, from: number): number {
+  let i = from;
+  for (;;) {
+    const quote = text.indexOf('"', i);
+    if (quote < 0) return -1;
+    let slash = quote - 1;
+    while (slash >= from && text.charCodeAt(slash) === 92) slash--;
+    if ((quote - 1 - slash) % 2 === 0) return quote + 1; // an even run of backslashes escapes nothing
+    i = quote + 1;
   }
-  return false;
 }
 
-/** Parses JSON text. Uses the native parser unless a number would lose digits. */
-export function parseJson(text: string): unknown {
-  return needsExactNumbers(text) ? new ExactParser(text).parseDocument() : JSON.parse(text);
+/** Whether a character can be part of a number token: digits, sign, point, exponent. */
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+}
+
+/**
+ * One pass over the text, without regular expressions or recursion (so a 20 MB string or a
+ * 100,000-level nesting costs time linear in its length, never the stack): refuses nesting deeper
+ * than `maxDepth`, and tells whether some number would lose digits (or its form) through a double.
+ * Malformed text is left to the parser to reject.
+ */
+function scan(text: string, maxDepth: number): boolean {
+  let exact = false;
+  let depth = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      const end = stringEnd(text, i + 1);
+      i = end < 0 ? n : end;
+    } else if (c === 91 || c === 123) {
+      if (++depth > maxDepth) throw new JsonDepthError(maxDepth, i);
+      i++;
+    } else if (c === 93 || c === 125) {
+      depth--;
+      i++;
+    } else if (c === 45 || (c >= 48 && c <= 57)) {
+      let end = i + 1;
+      while (end < n && isNumberChar(text.charCodeAt(end))) end++;
+      if (!exact && !roundTrips(text.slice(i, end))) exact = true;
+      i = end;
+    } else {
+      i++;
+    }
+  }
+  return exact;
+}
+
+/**
+ * Parses JSON text. Uses the native parser unless a number would lose digits. Throws a
+ * SyntaxError for invalid text, and a JsonDepthError (a SyntaxError too) for nesting deeper than
+ * `maxDepth`.
+ */
+export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  return scan(text, maxDepth) ? new ExactParser(text).parseDocument() : JSON.parse(text);
 }
 
 /** Serializes like JSON.stringify, writing LosslessNumber values as their original text. */
@@ -163,28 +218,37 @@ class ExactParser {
   }
 
   private parseString(): string {
+    const end = stringEnd(this.text, this.pos + 1);
+    if (end < 0) return this.fail("unterminated string");
     const start = this.pos;
-    this.pos++;
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 34) {
-        this.pos++;
-        return JSON.parse(t.slice(start, this.pos)) as string;
-      }
-      if (c === 92) this.pos += 2;
-      else this.pos++;
-    }
-    return this.fail("unterminated string");
+    this.pos = end;
+    return JSON.parse(this.text.slice(start, end)) as string;
   }
 
   private parseNumber(): number | LosslessNumber {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(
-      this.text.slice(this.pos, this.pos + 400),
-    );
-    if (!match) this.fail("invalid number");
-    const raw = match[0];
-    this.pos += raw.length;
+    const t = this.text;
+    const start = this.pos;
+    let i = start;
+    const digits = () => {
+      const from = i;
+      while (i < t.length && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) i++;
+      return i - from;
+    };
+    if (t.charCodeAt(i) === 45) i++;
+    const leadingZero = t.charCodeAt(i) === 48;
+    const intDigits = digits();
+    if (intDigits === 0 || (leadingZero && intDigits > 1)) this.fail("invalid number");
+    if (t.charCodeAt(i) === 46) {
+      i++;
+      if (digits() === 0) this.fail("invalid number");
+    }
+    if (t.charCodeAt(i) === 101 || t.charCodeAt(i) === 69) {
+      i++;
+      if (t.charCodeAt(i) === 43 || t.charCodeAt(i) === 45) i++;
+      if (digits() === 0) this.fail("invalid number");
+    }
+    const raw = t.slice(start, i);
+    this.pos = i;
     return roundTrips(raw) ? Number(raw) : new LosslessNumber(raw);
   }
 }

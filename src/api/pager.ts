@@ -1,5 +1,8 @@
-import { ApiError } from "../errors.js";
+import { createHash } from "node:crypto";
+import { ApiError, CliError } from "../errors.js";
 import { type ApiClient, type Query, serverMessage } from "./client.js";
+import { stringifyJson } from "./json.js";
+import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
 
 export interface Page {
@@ -73,6 +76,19 @@ function checkRecords(records: unknown[], kind: RecordKind, status: number): unk
   return records;
 }
 
+/** A walk reached its page ceiling while the server still had pages. What was walked stands. */
+export class PageCeilingError extends CliError {
+  constructor(
+    readonly pagesWalked: number,
+    readonly pageCount: number | undefined,
+  ) {
+    const of = pageCount === undefined ? "" : ` of ${pageCount}`;
+    super(
+      `stopped at page ${pagesWalked}${of}, the page ceiling; the server has more pages, not included here (raise the ceiling with --max-pages, e.g. --max-pages ${pagesWalked * 2})`,
+    );
+  }
+}
+
 export interface PageWalk {
   fetch: (page: number) => Promise<Page>;
   pageSize: number;
@@ -85,29 +101,76 @@ export interface PageWalk {
    * most speculate - 1 requests are wasted past the end). 1 when each request costs money.
    */
   speculate?: number;
+  /**
+   * The most pages to yield (default DEFAULT_MAX_PAGES); a walk with more ends in PageCeilingError.
+   * Without a page count, one page more is requested to learn whether the listing ended there.
+   */
+  maxPages?: number;
+  /** Told (a line for stderr) when a page brought nothing new before the server's page count. */
+  onRepeat?: (note: string) => void;
+}
+
+/** Recognises a page that brings nothing new: every id already seen, or the same records again. */
+class Novelty {
+  private readonly ids = new Set<string>();
+  private readonly pages = new Set<string>();
+
+  /** Records the page; false when it adds nothing to what came before. */
+  add(page: Page): boolean {
+    let allSeen = true;
+    let withoutId = false;
+    for (const record of page.records) {
+      const id = (record as { id?: unknown } | null)?.id;
+      if (id === undefined || id === null) withoutId = true;
+      else if (!this.ids.has(String(id))) {
+        allSeen = false;
+        this.ids.add(String(id));
+      }
+    }
+    if (!withoutId) return !allSeen;
+    // Records without ids: a page identical to one already walked (a server ignoring `page`).
+    const digest = createHash("sha256").update(stringifyJson(page.records)).digest("base64");
+    if (this.pages.has(digest)) return false;
+    this.pages.add(digest);
+    return true;
+  }
+}
+
+function positiveInt(n: number | undefined): number | undefined {
+  return n !== undefined && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 }
 
 /**
  * Yields pages in order. Page 1 tells the page count (meta.pagination); the rest are then
  * requested concurrently within a sliding window and yielded in order, so memory stays bounded.
  * Without a page count, pages are walked until a short or empty page, `speculate` at a time.
+ * Every walk ends: at an empty page, at a page that brings nothing new (which is not yielded),
+ * and at `maxPages`. With a page count, nothing past `maxPages` is requested, not even
+ * speculatively; without one, only page `maxPages + 1`, to tell a listing that ends exactly there
+ * (that page is empty, short or repeats: the walk is complete, and a short page is yielded) from
+ * one that goes on (a full page of new records: PageCeilingError, that page not yielded).
  */
 export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
+  const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
+  const novelty = new Novelty();
   const first = await walk.fetch(1);
+  novelty.add(first);
   yield first;
-  const pageSize = first.pagination?.pageSize ?? (walk.pageSize || first.records.length);
+  // A page size of 0, negative or not a whole number says nothing: the spec's, or page 1's, stands.
+  const pageSize =
+    positiveInt(first.pagination?.pageSize) ?? (positiveInt(walk.pageSize) || first.records.length);
   const pageCount = first.pagination?.pageCount;
-  const isLast = (page: Page) => page.records.length === 0 || page.records.length < pageSize;
-  if (pageCount === undefined && isLast(first)) return;
+  const hasMore = (page: Page) =>
+    page.records.length > 0 &&
+    (pageCount === undefined ? page.records.length >= pageSize : page.number < pageCount);
+  if (!hasMore(first)) return;
+  if (pageCount !== undefined && maxPages <= 1) throw new PageCeilingError(1, pageCount);
   const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
+  const last = pageCount === undefined ? maxPages + 1 : Math.min(pageCount, maxPages);
   const pending: Array<Promise<Page>> = [];
   let next = 2;
   const fill = () => {
-    while (
-      (pageCount === undefined || next <= pageCount) &&
-      pending.length < window &&
-      pending.length * pageSize < walk.wanted()
-    ) {
+    while (next <= last && pending.length < window && pending.length * pageSize < walk.wanted()) {
       const p = walk.fetch(next++);
       p.catch(() => {}); // observed when its turn comes; never an unhandled rejection
       pending.push(p);
@@ -116,8 +179,21 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   fill();
   while (pending.length > 0) {
     const page = await pending.shift()!;
+    if (page.records.length > 0 && !novelty.add(page)) {
+      // The server repeats itself (or ignores `page`): nothing further can be new.
+      if (pageCount !== undefined && page.number < pageCount) {
+        walk.onRepeat?.(
+          `page ${page.number} of ${pageCount} brought nothing new (every record was already seen); stopped there`,
+        );
+      }
+      return;
+    }
+    // A full page of new records past the ceiling: the listing goes on.
+    if (page.number > maxPages && hasMore(page)) throw new PageCeilingError(maxPages, pageCount);
     yield page;
-    if (pageCount === undefined && isLast(page)) return; // what was requested past the end is dropped
+    if (!hasMore(page)) return; // what was requested past the end is dropped
+    if (pageCount !== undefined && page.number >= maxPages)
+      throw new PageCeilingError(page.number, pageCount);
     fill();
   }
 }

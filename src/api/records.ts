@@ -1,7 +1,7 @@
 import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
 import { type IdentityPart, identityOf } from "./identity.js";
-import { type Endpoint, fetchPage, walkPages } from "./pager.js";
+import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
 
 /** The most items one selector list may carry in one request (spec §8). */
 export const MAX_SELECTOR_ITEMS = 30;
@@ -27,6 +27,10 @@ export interface RecordQuery {
   window: number;
   /** Pages requested ahead when the page count is unknown (see walkPages); default 1. */
   speculate?: number;
+  /** The most pages one walk requests (--max-pages); default DEFAULT_MAX_PAGES. */
+  maxPages?: number;
+  /** Told (a line for stderr) when a page repeated what came before though the page count promised more. */
+  onRepeat?: (note: string) => void;
   /** Told after each page (or chunk of a long list) has been delivered. */
   onProgress?: (progress: Progress) => void;
 }
@@ -101,6 +105,8 @@ export async function* streamRecords(
             wanted: () => remaining,
             window: q.window,
             speculate: q.speculate,
+            maxPages: q.maxPages,
+            onRepeat: q.onRepeat,
           });
     let pagesDone = 0;
     let pageCount: number | undefined;
@@ -112,12 +118,14 @@ export async function* streamRecords(
         q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivered });
         if (batch.length) yield batch;
         if (remaining <= 0) return;
-        // A later page with nothing new: the server ignores `page`; stop rather than loop forever.
-        if (page.number > 1 && page.records.length > 0 && batch.length === 0 && !page.pagination?.pageCount)
-          return;
       }
     } catch (error) {
-      if (error instanceof CliError && pagesDone > 0 && q.page === undefined) {
+      if (
+        error instanceof CliError &&
+        !(error instanceof PageCeilingError) &&
+        pagesDone > 0 &&
+        q.page === undefined
+      ) {
         const of = pageCount ? ` of ${pageCount}` : "";
         error.message += ` [page ${pagesDone + 1}${of} failed: records from page ${pagesDone + 1} on are missing]`;
       }
@@ -129,18 +137,27 @@ export async function* streamRecords(
   const selector = q.selector;
   const chunks = chunk(selector.items);
   const matched = new Set<string>();
+  // A chunk's walk that reached the page ceiling: its records are delivered, then the run stops.
+  const ceilings = new Map<string[], PageCeilingError>();
   const fetchChunk = async (items: string[]): Promise<unknown[]> => {
     const query: Query = [...q.query, [selector.param, items]];
     if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page)).records;
     const records: unknown[] = [];
-    for await (const page of walkPages({
-      fetch: (n) => fetchPage(client, q.endpoint, query, n),
-      pageSize: q.endpoint.pageSize,
-      wanted: () => Number.POSITIVE_INFINITY,
-      window: q.window,
-      speculate: q.speculate,
-    })) {
-      records.push(...page.records);
+    try {
+      for await (const page of walkPages({
+        fetch: (n) => fetchPage(client, q.endpoint, query, n),
+        pageSize: q.endpoint.pageSize,
+        wanted: () => Number.POSITIVE_INFINITY,
+        window: q.window,
+        speculate: q.speculate,
+        maxPages: q.maxPages,
+        onRepeat: q.onRepeat,
+      })) {
+        records.push(...page.records);
+      }
+    } catch (error) {
+      if (!(error instanceof PageCeilingError)) throw error;
+      ceilings.set(items, error);
     }
     return orderBySelector(records, items, selector.kind);
   };
@@ -178,6 +195,13 @@ export async function* streamRecords(
     q.onProgress?.({ done, total: chunks.length, unit: "request", records: delivered });
     if (batch.length) yield batch;
     if (remaining <= 0) break;
+    const ceiling = ceilings.get(chunks[done - 1]!);
+    if (ceiling) {
+      const from = done * MAX_SELECTOR_ITEMS + 1;
+      if (from <= selector.items.length)
+        ceiling.message += ` [items ${from}-${selector.items.length} of ${selector.items.length} were not requested]`;
+      throw ceiling;
+    }
     fill();
   }
   if (remaining > 0) result.missing = selector.items.filter((item) => !matched.has(item.toLowerCase()));

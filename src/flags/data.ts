@@ -1,5 +1,8 @@
+import { DEFAULT_MAX_PAGES } from "../api/limits.js";
 import { CHAINS } from "../spec/api.js";
 import { type Flag, flagTable } from "./table.js";
+
+export const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES}); past them, what was fetched is printed and the run fails (exit 1)`;
 
 // The flags of the data commands (market, directory, agents, ta): which tokens, how many, in what
 // order. Each command picks the ones it takes.
@@ -43,6 +46,7 @@ export const PAGING_FLAGS = flagTable({
     kind: "count",
   },
   page: { flags: "--page <n>", description: "fetch exactly this one page", kind: "count" },
+  maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
   sort: {
     flags: "--sort <field[:asc|desc]>",
     description: "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",

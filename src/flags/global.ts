@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
 import { flagTable } from "./table.js";
 
 /** Flags every command accepts, set on the program and checked before any command runs. */
@@ -39,6 +40,11 @@ export const GLOBAL_FLAGS = flagTable({
     kind: "count",
     what: "from 1 to 32",
     max: 32,
+  },
+  maxBody: {
+    flags: "--max-body <size>",
+    description: `refuse a response larger than this, e.g. 64MB or 512KiB (default ${formatBytes(DEFAULT_MAX_BODY_BYTES, true)}, at most ${formatBytes(MAX_BODY_CAP_BYTES, true)}); JSON nested deeper than ${MAX_JSON_DEPTH} levels is always refused`,
+    kind: "size",
   },
   verbose: {
     flags: "-v, --verbose",

@@ -1,7 +1,15 @@
 import * as z from "zod";
 import { UsageError } from "../errors.js";
 import { type Flag, type FlagKind, type FlagTable, type FlagValues, longName } from "./table.js";
-import { durationSchema, listSchema, oneOf, rateSchema, urlSchema, wholeNumber } from "./values.js";
+import {
+  durationSchema,
+  listSchema,
+  oneOf,
+  rateSchema,
+  sizeSchema,
+  urlSchema,
+  wholeNumber,
+} from "./values.js";
 
 // The zod side of the flag tables: one schema per kind of value, a zod object per table, and the
 // parse that turns commander's raw strings into typed options or a usage error naming the flag.
@@ -45,6 +53,8 @@ function schemaOf(flag: Flag): z.ZodType {
       return AMOUNT;
     case "share":
       return SHARE;
+    case "size":
+      return sizeSchema;
   }
 }
 

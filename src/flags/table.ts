@@ -32,7 +32,9 @@ export type FlagKind =
   /** an amount of a 6-decimal asset, kept as typed ("0.01") */
   | "amount"
   /** a rate from 0 to 1 */
-  | "share";
+  | "share"
+  /** a size in bytes: 64MB, 64MiB, 512KiB */
+  | "size";
 
 export interface Flag<K extends FlagKind = FlagKind, C extends readonly string[] = readonly string[]> {
   /** commander's spelling: "-c, --chain <chain>", "--pay", "-w, --watch [interval]" */
@@ -71,6 +73,7 @@ interface KindValue {
   url: string;
   amount: string;
   share: number;
+  size: number;
 }
 
 type ValueOf<F extends Flag> =

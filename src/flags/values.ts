@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../api/limits.js";
 import { UsageError } from "../errors.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/formats.js";
 import { CHAINS, type Chain } from "../spec/api.js";
@@ -53,6 +54,39 @@ export const urlSchema = z
     }
   }, "expected an http(s) URL such as https://api.dapplooker.com")
   .transform((s) => s.replace(/\/+$/, ""));
+
+const SIZE_UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  k: 1024,
+  kib: 1024,
+  kb: 1000,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  mb: 1000 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+  gb: 1000 ** 3,
+};
+
+/** "64MB" (10^6), "64MiB" or "64M" (2^20), "512KiB", or a plain number of bytes, to bytes. */
+export const sizeSchema = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
+    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+    const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+    if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CAP_BYTES)) {
+      const range = `${formatBytes(MIN_BODY_CAP_BYTES, true)} to ${formatBytes(MAX_BODY_CAP_BYTES, true)}`;
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a size from ${range} such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return bytes;
+  });
 
 /** "100/min", "100/m" or "100": requests per minute. */
 export const rateSchema = z

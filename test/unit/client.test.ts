@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, redactUrl, retryAfterMs, serverMessage } from "../../src/api/client.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes } from "../../src/api/limits.js";
 import { ApiError, AuthError, NetworkError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 
@@ -160,6 +161,27 @@ describe("ApiClient", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
+  it("reads a body up to maxBodyBytes (a BOM dropped, UTF-8 intact) and refuses one byte more, once", async () => {
+    const body = `\ufeff${JSON.stringify({ data: ["é".repeat(500)] })}`;
+    const size = Buffer.byteLength(body);
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write(body.slice(0, 7)); // no Content-Length: the cap is counted as the body streams
+      res.end(body.slice(7));
+    });
+    const ok = await client(s.url, { maxBodyBytes: size }).c.request("/v1/x");
+    expect(ok.body).toEqual({ data: ["é".repeat(500)] });
+    const err = await client(s.url, { maxBodyBytes: size - 1 })
+      .c.request("/v1/x")
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.message).toBe(
+      `HTTP 200: the response is larger than ${size - 1} bytes, the cap on one response; stopped reading it (raise the cap with --max-body, e.g. --max-body ${(size - 1) * 2})`,
+    );
+    expect(s.hits).toHaveLength(2); // the refused body was not asked for again
+    expect(DEFAULT_MAX_BODY_BYTES).toBe(32 * 1024 * 1024);
+  });
+
   it("refuses a key over plain http to another host", () => {
     expect(() => client("http://example.com")).toThrow(UsageError);
     expect(() => client("http://localhost:1")).not.toThrow();
@@ -168,6 +190,15 @@ describe("ApiClient", () => {
 });
 
 describe("helpers", () => {
+  it("formatBytes names round sizes in binary units, the rest in bytes", () => {
+    expect(formatBytes(DEFAULT_MAX_BODY_BYTES)).toBe("32 MiB");
+    expect(formatBytes(512 * 1024, true)).toBe("512KiB");
+    expect(formatBytes(2 * 1024 ** 3)).toBe("2 GiB");
+    expect(formatBytes(64_000_000)).toBe("62500 KiB");
+    expect(formatBytes(1_000_000)).toBe("1000000 bytes");
+    expect(formatBytes(1_000_000, true)).toBe("1000000");
+  });
+
   it("redactUrl hides the key", () => {
     expect(redactUrl("https://h/v1/x?chain=base&api_key=abc123&page=2")).toBe(
       "https://h/v1/x?chain=base&api_key=***&page=2",

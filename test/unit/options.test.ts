@@ -1,9 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MARKET_RECORD } from "../../src/api/fields.js";
+import { MAX_BODY_CAP_BYTES } from "../../src/api/limits.js";
 import { checkPaths } from "../../src/commands/data/paths.js";
 import { UsageError } from "../../src/errors.js";
-import { durationSchema, parseValue as parseFlag, rateSchema, splitList } from "../../src/flags/values.js";
+import {
+  durationSchema,
+  parseValue as parseFlag,
+  rateSchema,
+  sizeSchema,
+  splitList,
+} from "../../src/flags/values.js";
 
 const parseList = (flag: string, values: string | string[]) => splitList(flag, values);
 const parseFields = (text: string, shape: typeof MARKET_RECORD, what: string) =>
@@ -58,6 +65,20 @@ describe("flag schemas", () => {
     expect(parseFlag("--rate", rateSchema, "90/min")).toBe(90);
     expect(() => parseFlag("--rate", rateSchema, "0/min")).toThrow(/--rate/);
     expect(() => parseFlag("--rate", rateSchema, "fast")).toThrow(/--rate/);
+  });
+  it("sizes (--max-body): decimal and binary units, from 1KiB to 256MiB", () => {
+    expect(parseFlag("--max-body", sizeSchema, "64MB")).toBe(64_000_000);
+    expect(parseFlag("--max-body", sizeSchema, "64MiB")).toBe(64 * 1024 ** 2);
+    expect(parseFlag("--max-body", sizeSchema, "64m")).toBe(64 * 1024 ** 2);
+    expect(parseFlag("--max-body", sizeSchema, "512 KiB")).toBe(512 * 1024);
+    expect(parseFlag("--max-body", sizeSchema, "1.5MiB")).toBe(1.5 * 1024 ** 2);
+    expect(parseFlag("--max-body", sizeSchema, "2048")).toBe(2048);
+    expect(parseFlag("--max-body", sizeSchema, "256MiB")).toBe(MAX_BODY_CAP_BYTES);
+    for (const bad of ["", "lots", "0", "1023", "257MiB", "1GB", "-5MB", "5 XB", "1e6", "NaN"]) {
+      expect(() => parseFlag("--max-body", sizeSchema, bad), bad).toThrow(
+        /^--max-body: expected a size from 1KiB to 256MiB such as 64MB or 512KiB/,
+      );
+    }
   });
   it("fields must be paths the record has", () => {
     expect(parseFields("token_info.symbol,token_metrics", MARKET_RECORD, "market")).toEqual([

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Page, walkPages } from "../../src/api/pager.js";
+import { DEFAULT_MAX_PAGES } from "../../src/api/limits.js";
+import { type Page, PageCeilingError, walkPages } from "../../src/api/pager.js";
 
 /** A fake server of `total` records, `size` a page; records when each page was asked for. */
 function pages(total: number, size: number, withCount: boolean) {
@@ -76,5 +77,115 @@ describe("walkPages", () => {
     }
     expect(got).toEqual([1, 2, 3]);
     expect(p.asked.length).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("walkPages always ends (issue 10, item 8)", () => {
+  /** A server answering any page number with `answer(n)`; counts what was asked. */
+  function server(answer: (n: number) => Omit<Page, "number">) {
+    const asked: number[] = [];
+    const fetch = async (n: number): Promise<Page> => {
+      asked.push(n);
+      await new Promise((r) => setTimeout(r, 1));
+      return { number: n, ...answer(n) };
+    };
+    return { fetch, asked };
+  }
+  const fresh = (n: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: `${n}-${i}` }));
+
+  async function collect(walk: Parameters<typeof walkPages>[0]) {
+    const got: number[] = [];
+    let error: unknown;
+    try {
+      for await (const page of walkPages(walk)) got.push(page.number);
+    } catch (e) {
+      error = e;
+    }
+    return { got, error };
+  }
+  const base = { pageSize: 10, wanted: () => Number.POSITIVE_INFINITY, window: 8, speculate: 4 };
+
+  it("new full pages forever: stops at maxPages with PageCeilingError; past it, at most one page to look", async () => {
+    for (const withCount of [false, true]) {
+      const s = server((n) => ({
+        records: fresh(n, 10),
+        pagination: withCount ? { pageSize: 10, pageCount: 1e9 } : undefined,
+      }));
+      const { got, error } = await collect({ ...base, fetch: s.fetch, maxPages: 7 });
+      expect(got).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(error).toBeInstanceOf(PageCeilingError);
+      expect((error as Error).message).toMatch(
+        withCount
+          ? /^stopped at page 7 of 1000000000, the page ceiling/
+          : /^stopped at page 7, the page ceiling/,
+      );
+      // With a page count nothing past the ceiling; without, page 8 tells whether the listing goes on.
+      expect(Math.max(...s.asked)).toBe(withCount ? 7 : 8);
+    }
+  });
+
+  it("the default ceiling is DEFAULT_MAX_PAGES", async () => {
+    expect(DEFAULT_MAX_PAGES).toBe(1000);
+    const s = server((n) => ({ records: fresh(n, 10), pagination: undefined }));
+    const { got, error } = await collect({ ...base, fetch: s.fetch });
+    expect(got).toHaveLength(1000);
+    expect(error).toBeInstanceOf(PageCeilingError);
+    expect(s.asked).toHaveLength(1001);
+  });
+
+  it("a walk that ends exactly at the ceiling is complete: no error", async () => {
+    const s = server((n) => ({ records: fresh(n, 10), pagination: { pageSize: 10, pageCount: 5 } }));
+    const { got, error } = await collect({ ...base, fetch: s.fetch, maxPages: 5 });
+    expect(got).toEqual([1, 2, 3, 4, 5]);
+    expect(error).toBeUndefined();
+    // Without a page count: 5 full pages, then page 6 empty, short or a repeat.
+    for (const sixth of [[], fresh(6, 3), fresh(5, 10)]) {
+      const t = server((n) => ({ records: n <= 5 ? fresh(n, 10) : sixth, pagination: undefined }));
+      const walked = await collect({ ...base, fetch: t.fetch, maxPages: 5 });
+      expect(walked.error).toBeUndefined();
+      expect(walked.got).toEqual(
+        sixth.length === 3 ? [1, 2, 3, 4, 5, 6] : sixth.length ? [1, 2, 3, 4, 5] : [1, 2, 3, 4, 5, 6],
+      );
+      expect(Math.max(...t.asked)).toBe(6);
+    }
+  });
+
+  it("a repeated page ends the walk, page count or not, and is not yielded; the note says so", async () => {
+    for (const pagination of [undefined, { pageSize: 10, pageCount: 1e9 }]) {
+      const notes: string[] = [];
+      const s = server(() => ({ records: fresh(1, 10), pagination }));
+      const { got, error } = await collect({ ...base, fetch: s.fetch, onRepeat: (n) => notes.push(n) });
+      expect(got).toEqual([1]);
+      expect(error).toBeUndefined();
+      expect(s.asked.length).toBeLessThanOrEqual(1 + 8);
+      expect(notes).toEqual(
+        pagination
+          ? ["page 2 of 1000000000 brought nothing new (every record was already seen); stopped there"]
+          : [],
+      );
+    }
+  });
+
+  it("records without ids: a page identical to one already walked ends the walk", async () => {
+    const s = server((n) => ({ records: [{ name: `p${Math.min(n, 2)}` }], pagination: undefined }));
+    const { got } = await collect({ ...base, pageSize: 0, speculate: 1, fetch: s.fetch });
+    expect(got).toEqual([1, 2]);
+    expect(s.asked).toEqual([1, 2, 3]);
+  });
+
+  it("a page size of 0, negative or absurd cannot make a walk endless", async () => {
+    for (const pageSize of [0, -5, 1e15, 0.5]) {
+      const s = server((n) => ({ records: fresh(n, 3), pagination: { pageSize } }));
+      const { got, error } = await collect({ ...base, fetch: s.fetch });
+      expect(got).toEqual([1]); // 3 records: short against the spec's 10 (or the absurd size)
+      expect(error).toBeUndefined();
+    }
+    // An empty page ends the walk even when the page count says more.
+    const s = server((n) => ({
+      records: n < 3 ? fresh(n, 10) : [],
+      pagination: { pageSize: 0, pageCount: 1e9 },
+    }));
+    const { got } = await collect({ ...base, fetch: s.fetch });
+    expect(got).toEqual([1, 2, 3]);
   });
 });

@@ -1,3 +1,4 @@
+import { MAX_PAGES_HELP } from "../../flags/data.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
@@ -34,6 +35,7 @@ const flags = flagTable({
   },
   ndjson: { flags: "--ndjson", description: "with --paginate: one record per line instead", kind: "switch" },
   limit: { flags: "-l, --limit <n>", description: "with --paginate: stop after n records", kind: "count" },
+  maxPages: { flags: "--max-pages <n>", description: `with --paginate: ${MAX_PAGES_HELP}`, kind: "count" },
   include: {
     flags: "-i, --include",
     description: "print the status line and response headers to stderr",

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Query } from "../../api/client.js";
 import { parseJson } from "../../api/json.js";
+import { PageCeilingError } from "../../api/pager.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -87,8 +88,9 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   if (raw.ndjson && !raw.paginate)
     throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
   if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
+  if (raw.maxPages !== undefined && !raw.paginate) throw new UsageError("--max-pages goes with --paginate");
   if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
-  const { limit } = raw;
+  const { limit, maxPages } = raw;
 
   const payment = parsePaymentFlags(ctx.io, raw);
   const client = await ctx.client({
@@ -116,11 +118,21 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
       endpoint: { path, kind: "any", pageSize: 0 },
       query: query.filter(([k]) => k !== "page"),
       limit,
+      maxPages,
       window: ctx.settings.concurrency * 2,
       speculate: payment ? 1 : ctx.settings.concurrency,
+      onRepeat: (note) => ctx.io.warn(note),
     });
-    for await (const batch of records) await writer.write(batch);
+    let ceiling: PageCeilingError | undefined;
+    try {
+      for await (const batch of records) await writer.write(batch);
+    } catch (error) {
+      // What the walk fetched before the page ceiling is printed (one valid document), then the run fails.
+      if (!(error instanceof PageCeilingError)) throw error;
+      ceiling = error;
+    }
     if (!raw.silent) await writer.end();
+    if (ceiling) throw ceiling;
     return;
   }
 

@@ -1,3 +1,4 @@
+import { PageCeilingError } from "../../api/pager.js";
 import {
   firstRequest,
   type RecordQuery,
@@ -63,7 +64,7 @@ export async function parseDataOptions(
   }
   const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
-  const { limit, page } = opts;
+  const { limit, page, maxPages } = opts;
   if (page !== undefined && selector && selector.items.length > MAX_SELECTOR_ITEMS) {
     throw new UsageError(
       `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
@@ -113,6 +114,7 @@ export async function parseDataOptions(
       selector,
       limit,
       page,
+      maxPages,
       window,
       // Requests past the end cost nothing with a key, but each one is paid for without one.
       speculate: payment ? 1 : ctx.settings.concurrency,
@@ -154,13 +156,20 @@ export async function runDataCommand(
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
   query.onProgress = (p) => progress.update(p);
+  query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
+  let ceiling: PageCeilingError | undefined;
   try {
     for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
+  } catch (error) {
+    // The page ceiling ends the walk, not the output: what was fetched is written, then the run fails.
+    if (!(error instanceof PageCeilingError)) throw error;
+    ceiling = error;
   } finally {
     progress.clear();
   }
   await writer.end();
+  if (ceiling) throw ceiling;
   if (result.missing.length && query.selector) {
     const noun = FLAG_FOR[query.selector.kind].slice(2);
     const shown = result.missing.slice(0, 20).join(", ");
