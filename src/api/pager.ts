@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { ApiError, CliError } from "../errors.js";
 import { type ApiClient, type Query, serverMessage } from "./client.js";
+import { identityOf } from "./identity.js";
 import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
+import { inOrder } from "./window.js";
 
 export interface Page {
   number: number;
@@ -120,11 +122,11 @@ class Novelty {
     let allSeen = true;
     let withoutId = false;
     for (const record of page.records) {
-      const id = (record as { id?: unknown } | null)?.id;
-      if (id === undefined || id === null) withoutId = true;
-      else if (!this.ids.has(String(id))) {
+      const id = identityOf(record, "id");
+      if (id === undefined) withoutId = true;
+      else if (!this.ids.has(id)) {
         allSeen = false;
-        this.ids.add(String(id));
+        this.ids.add(id);
       }
     }
     if (!withoutId) return !allSeen;
@@ -167,18 +169,9 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   if (pageCount !== undefined && maxPages <= 1) throw new PageCeilingError(1, pageCount);
   const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
   const last = pageCount === undefined ? maxPages + 1 : Math.min(pageCount, maxPages);
-  const pending: Array<Promise<Page>> = [];
-  let next = 2;
-  const fill = () => {
-    while (next <= last && pending.length < window && pending.length * pageSize < walk.wanted()) {
-      const p = walk.fetch(next++);
-      p.catch(() => {}); // observed when its turn comes; never an unhandled rejection
-      pending.push(p);
-    }
-  };
-  fill();
-  while (pending.length > 0) {
-    const page = await pending.shift()!;
+  // Never more pages in flight than the records still wanted can fill.
+  const width = () => Math.min(window, Math.ceil(walk.wanted() / pageSize));
+  for await (const page of inOrder(walk.fetch, 2, last, width)) {
     if (page.records.length > 0 && !novelty.add(page)) {
       // The server repeats itself (or ignores `page`): nothing further can be new.
       if (pageCount !== undefined && page.number < pageCount) {
@@ -194,6 +187,5 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
     if (!hasMore(page)) return; // what was requested past the end is dropped
     if (pageCount !== undefined && page.number >= maxPages)
       throw new PageCeilingError(page.number, pageCount);
-    fill();
   }
 }

@@ -2,6 +2,7 @@ import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
 import { type IdentityPart, identityOf } from "./identity.js";
 import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
+import { inOrder } from "./window.js";
 
 /** The most items one selector list may carry in one request (spec §8). */
 export const MAX_SELECTOR_ITEMS = 30;
@@ -162,22 +163,19 @@ export async function* streamRecords(
     return orderBySelector(records, items, selector.kind);
   };
 
-  const pending: Array<Promise<unknown[]>> = [];
-  let next = 0;
   let done = 0;
-  const fill = () => {
-    while (next < chunks.length && pending.length < q.window && remaining > 0) {
-      const p = fetchChunk(chunks[next]!);
-      p.catch(() => {});
-      pending.push(p);
-      next++;
-    }
-  };
-  fill();
-  while (pending.length > 0) {
+  const results = inOrder(
+    (i) => fetchChunk(chunks[i]!),
+    0,
+    chunks.length - 1,
+    () => (remaining > 0 ? q.window : 0),
+  );
+  for (;;) {
     let records: unknown[];
     try {
-      records = await pending.shift()!;
+      const next = await results.next();
+      if (next.done) break;
+      records = next.value;
     } catch (error) {
       if (error instanceof CliError && chunks.length > 1) {
         const missing = selector.items.slice(done * MAX_SELECTOR_ITEMS);
@@ -202,7 +200,6 @@ export async function* streamRecords(
         ceiling.message += ` [items ${from}-${selector.items.length} of ${selector.items.length} were not requested]`;
       throw ceiling;
     }
-    fill();
   }
   if (remaining > 0) result.missing = selector.items.filter((item) => !matched.has(item.toLowerCase()));
 }

@@ -70,19 +70,48 @@ function recordSchema(shape: Shape, mode: Mode): z.ZodType {
   return schemaFor(shape, mode);
 }
 
-const pagination = z.looseObject({
-  page: z.number().int().optional(),
-  pageSize: z.number().int().optional(),
-  pageCount: z.number().int().optional(),
-  total: z.number().int().optional(),
-});
+/**
+ * A page count in either key set the service uses: {page, pageSize, pageCount, total} (api.md) or
+ * {page, pageSize, totalPages, totalRecords} (another endpoint, live-notes), numbers or numbers
+ * sent as strings. Anything else reads as absent (then the pager finds the end by itself).
+ */
+const count = z.preprocess(
+  (v) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v),
+  z.number().int().nonnegative().optional().catch(undefined),
+);
+const pagination = z
+  .looseObject({
+    page: count,
+    pageSize: count,
+    pageCount: count,
+    total: count,
+    totalPages: count,
+    totalRecords: count,
+  })
+  .transform(
+    ({ page, pageSize, pageCount, total, totalPages, totalRecords }): Pagination => ({
+      page,
+      pageSize,
+      pageCount: pageCount ?? totalPages,
+      total: total ?? totalRecords,
+    }),
+  );
 
 export const envelope = z.looseObject({
   success: z.boolean().optional(),
   data: z.unknown().optional(),
-  meta: z.looseObject({ pagination: pagination.optional() }).nullable().optional(),
+  meta: z
+    .looseObject({ pagination: pagination.optional().catch(undefined) })
+    .nullable()
+    .optional()
+    .catch(undefined),
 });
-export type Pagination = z.infer<typeof pagination>;
+export interface Pagination {
+  page?: number;
+  pageSize?: number;
+  pageCount?: number;
+  total?: number;
+}
 
 /** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
 export type RecordKind = "market" | "directory" | "agents" | "ta" | "any";
