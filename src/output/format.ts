@@ -189,9 +189,3 @@ export function formatTime(value: unknown, ctx: { relativeTime: boolean; now: nu
   if (abs < 5) return "just now";
   return seconds >= 0 ? `${n}${unit} ago` : `in ${n}${unit}`;
 }
-
-/** A duration for people: "10s", "1.5s", "500ms". */
-export function formatInterval(ms: number): string {
-  if (ms < 1000) return `${ms}ms`;
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(1)}s`;
-}

@@ -3,11 +3,11 @@ import { sleep } from "../../api/limiter.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
-import { formatInterval } from "../../output/format.js";
 import { sanitizeInline } from "../../output/sanitize.js";
 import { sortRecords } from "../../output/sort.js";
 import { renderTable } from "../../output/table.js";
 import { truncateWidth } from "../../output/width.js";
+import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";
 
 /** The service's default quota: refreshes are spaced so a watch stays under it. */
@@ -66,7 +66,7 @@ export async function runWatch(
           interval = floor;
           note = ` (slowed to ${Math.ceil(floor / 1000)}s: ${requests} requests a refresh, ${quota}/min)`;
         }
-        header = `Every ${formatInterval(interval)}${note} · ${new Date().toLocaleTimeString()} · ${changed.size} changed · ${command}`;
+        header = `Every ${formatDuration(interval, true)}${note} · ${new Date().toLocaleTimeString()} · ${changed.size} changed · ${command}`;
       } catch (error) {
         if (
           error instanceof InterruptedError ||
@@ -76,7 +76,7 @@ export async function runWatch(
         )
           throw error;
         const message = error instanceof CliError ? error.message : String(error);
-        header = `${command} · refresh failed at ${new Date().toLocaleTimeString()}: ${message} (trying again in ${formatInterval(interval)})`;
+        header = `${command} · refresh failed at ${new Date().toLocaleTimeString()}: ${message} (trying again in ${formatDuration(interval, true)})`;
         body = "";
       }
       await io.out(

@@ -1,0 +1,181 @@
+import type { Agent, Dispatcher } from "undici";
+import dispatchRequest from "undici/lib/api/api-request.js";
+import AgentClass from "undici/lib/dispatcher/agent.js";
+import { ApiError, CliError, InterruptedError, NetworkError } from "../errors.js";
+import { formatDuration } from "../text.js";
+import { JsonDepthError, parseJson } from "./json.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
+import { redactUrl } from "./urls.js";
+
+// One HTTP exchange on the run's keep-alive pool: a timeout per attempt, a body read within its
+// cap, JSON decoded (depth-bounded), and failures named the way a person reads them.
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+  /** The body as the server sent it. */
+  text: string;
+  url: string;
+}
+
+export interface TransportOptions {
+  concurrency: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** The most bytes one response body may hold (--max-body). */
+  maxBodyBytes?: number;
+  /** Request and answer lines for --verbose, or undefined. */
+  trace?: (line: string) => void;
+}
+
+export interface Exchange {
+  method: string;
+  url: URL;
+  payload: string | undefined;
+  headers: Record<string, string> | undefined;
+  /** Keep a 2xx body as text without requiring JSON. */
+  raw: boolean;
+}
+
+export class Transport {
+  private readonly agent: Agent;
+
+  constructor(private readonly options: TransportOptions) {
+    this.agent = new AgentClass({
+      connections: Math.max(1, options.concurrency),
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
+    });
+  }
+
+  /** Ends the pool's connections, dropping requests nobody waits for (pages past the end). */
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => {});
+  }
+
+  async send({ method, url, payload, headers, raw }: Exchange): Promise<ApiResponse> {
+    const { signal: runSignal, timeoutMs, trace } = this.options;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = runSignal ? AbortSignal.any([runSignal, timeout]) : timeout;
+    const t0 = performance.now();
+    trace?.(`> ${method} ${redactUrl(url)}`);
+    try {
+      const res = await dispatchRequest.call(this.agent, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as Dispatcher.HttpMethod,
+        signal,
+        headers: {
+          accept: "application/json",
+          "user-agent": "tokenintel",
+          ...(payload !== undefined ? { "content-type": "application/json" } : {}),
+          ...headers,
+        },
+        body: payload,
+      });
+      const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      trace?.(`< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`);
+      return {
+        status: res.statusCode,
+        headers: res.headers,
+        body: raw && res.statusCode < 300 ? undefined : decodeBody(res.statusCode, res.headers, text),
+        text,
+        url: redactUrl(url),
+      };
+    } catch (error) {
+      if (runSignal?.aborted) throw new InterruptedError();
+      if (error instanceof CliError) throw error;
+      throw toNetworkError(error, timeout.aborted, timeoutMs);
+    }
+  }
+}
+
+/** JSON for 2xx answers (an error when it is not), best effort for the rest. */
+function decodeBody(status: number, headers: ApiResponse["headers"], text: string): unknown {
+  try {
+    return text.length ? parseJson(text) : undefined;
+  } catch (error) {
+    if (status >= 300) return text;
+    if (error instanceof JsonDepthError) {
+      const depth = error.maxDepth;
+      throw new ApiError(`HTTP ${status}: the server sent JSON nested deeper than ${depth} levels`, {
+        status,
+      });
+    }
+    const type = String(headers["content-type"] ?? "unknown type").split(";")[0];
+    const what = /^\s*</.test(text)
+      ? `an HTML page (${type}) instead of JSON`
+      : `invalid JSON (${(error as Error).message}, ${text.length} bytes)`;
+    throw new ApiError(`HTTP ${status}: the server sent ${what}`, { status, retryable: true });
+  }
+}
+
+/**
+ * The body as text, counted as it streams: past `cap` bytes (or when Content-Length announces
+ * more) the response is dropped and the attempt fails, so memory never holds more than the cap.
+ * Not retryable: the same request would bring the same body.
+ */
+function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const raise =
+    cap < MAX_BODY_CAP_BYTES
+      ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+      : "--max-body allows no more";
+  const tooLarge = () =>
+    new ApiError(
+      `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
+      { status: res.statusCode },
+    );
+  const declared = Number(res.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > cap) {
+    res.body.on("error", () => {}); // destroying reports an abort: expected
+    res.body.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.body.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        chunks.length = 0;
+        res.body.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    res.body.on("error", reject);
+    res.body.on("end", () => {
+      const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      // Like undici's text(): UTF-8, without a byte order mark.
+      const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
+      resolve(buffer.toString("utf8", bom ? 3 : 0));
+    });
+  });
+}
+
+function toNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): NetworkError {
+  const err = error as { code?: string; cause?: { code?: string }; message?: string; name?: string };
+  const code = err.code ?? err.cause?.code;
+  if (
+    timedOut ||
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT" ||
+    code === "UND_ERR_CONNECT_TIMEOUT"
+  ) {
+    return new NetworkError(`no answer within ${formatDuration(timeoutMs)} (timeout)`, { code: "TIMEOUT" });
+  }
+  if (code === "ECONNREFUSED") return new NetworkError("connection refused", { code, notSent: true });
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new NetworkError("could not resolve the API host (DNS)", { code, notSent: true });
+  }
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "UND_ERR_CLOSED") {
+    return new NetworkError("the connection was closed before the answer was complete", { code });
+  }
+  const message = err.message ?? String(error);
+  return new NetworkError(`network error: ${message}`, { code });
+}
