@@ -121,7 +121,11 @@ async function main(argv: string[]): Promise<void> {
   const only = target !== undefined && Object.hasOwn(COMMANDS, target) ? target : undefined;
   let code: number = ExitCode.ok;
   try {
-    const program = await buildProgram({ only, contextFor: (cmd) => contextFor(argv, cmd) });
+    const program = await buildProgram({
+      only,
+      contextFor: (cmd) => contextFor(argv, cmd),
+      write: { out: (s) => io.stdout.write(s), err: (s) => io.stderr.write(s) },
+    });
     if (argv.length <= 2) program.outputHelp();
     else await program.parseAsync(argv);
   } catch (error) {

@@ -49,6 +49,7 @@ export class Context implements RunContext {
     readonly commandLine = "tokenintel",
   ) {
     this.settings = new Settings(globals, io.env);
+    io.quiet = Boolean(globals.quiet);
     io.addSecret(globals.apiKey);
     io.addSecret(io.env.TOKENINTEL_API_KEY);
     io.addSecret(io.env.TOKENINTEL_WALLET_KEY?.trim());
@@ -110,7 +111,7 @@ export class Context implements RunContext {
       signal: this.signal,
       log,
       verbose: Boolean(globals.verbose),
-      quiet: Boolean(globals.quiet),
+      quiet: this.io.quiet,
     });
     return this.clientInstance;
   }

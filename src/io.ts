@@ -98,6 +98,14 @@ export class IO {
     this.stderr.write(`${this.redact(sanitizeInline(this.redact(line)))}\n`);
   }
 
+  /** Says nothing but errors and warnings on stderr (--quiet). */
+  quiet = false;
+
+  /** A status line for stderr ("key saved to ..."), left out under --quiet. */
+  info(line: string): void {
+    if (!this.quiet) this.err(line);
+  }
+
   warn(message: string): void {
     this.err(`tokenintel: warning: ${message}`);
   }

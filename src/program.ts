@@ -33,14 +33,12 @@ export interface ProgramOptions {
   /** The command to define in full; undefined: every command (help, completion). */
   only?: string;
   contextFor: ContextFor;
-  write?: { out: (s: string) => void; err: (s: string) => void };
+  /** Where help and commander's own errors go (the run's IO). */
+  write: { out: (s: string) => void; err: (s: string) => void };
 }
 
 export async function buildProgram(options: ProgramOptions): Promise<Command> {
-  const write = options.write ?? {
-    out: (s: string) => process.stdout.write(s),
-    err: (s: string) => process.stderr.write(s),
-  };
+  const { write } = options;
   const program = new Command("tokenintel")
     .description(
       "Token intelligence in your terminal: market data, holders, smart money, dev wallets, social mindshare, agents and TA for tokens on Base and Solana.",
@@ -68,11 +66,13 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
   return program;
 }
 
-/** Every command defined in full: for completion scripts and the man page. */
-export function fullProgram(
-  contextFor: ContextFor = () => Promise.reject(new Error("no context")),
-): Promise<Command> {
-  return buildProgram({ contextFor });
+/** Every command defined in full, runnable by none: for completion scripts and the man page. */
+export function fullProgram(): Promise<Command> {
+  const nowhere = () => {};
+  return buildProgram({
+    contextFor: () => Promise.reject(new Error("fullProgram() describes commands; it runs none")),
+    write: { out: nowhere, err: nowhere },
+  });
 }
 
 function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextFor): void {

@@ -1,6 +1,6 @@
 import type { ZodType } from "zod";
+import type { ConfigKey } from "./config/keys.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
-import type { ConfigKey } from "./config/store.js";
 import type { GLOBAL_FLAGS } from "./flags/global.js";
 import type { FlagValues } from "./flags/table.js";
 import { DEFAULT_BASE_URL } from "./spec/api.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiError, CliError } from "../errors.js";
+import { identityOf } from "../spec/identity.js";
 import { type ApiClient, type Query, serverMessage } from "./client.js";
-import { identityOf } from "./identity.js";
 import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";

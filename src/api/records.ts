@@ -1,6 +1,6 @@
 import { CliError } from "../errors.js";
+import { type IdentityPart, identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
-import { type IdentityPart, identityOf } from "./identity.js";
 import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
 import { inOrder } from "./window.js";
 

@@ -1,17 +1,8 @@
 import { chmodSync, statSync } from "node:fs";
 import type Conf from "conf";
 import { UsageError } from "../errors.js";
+import type { ConfigKey } from "./keys.js";
 import { assertTrusted, CONFIG_FILE_MODE, configDir, configFile, ensureConfigDir } from "./paths.js";
-
-/** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
-export const CONFIG_KEYS = {
-  "base-url": "API base URL (default https://api.dapplooker.com)",
-  chain: "default chain: base or solana",
-  output: "default output format: table, json, ndjson or csv",
-  timeout: "per-request timeout, e.g. 30s",
-  retries: "retries for failed requests (default 3)",
-} as const;
-export type ConfigKey = keyof typeof CONFIG_KEYS;
 
 interface StoreShape {
   apiKey?: string;
@@ -104,8 +95,4 @@ export class ConfigStore {
       // the write itself would have failed loudly
     }
   }
-}
-
-export function isConfigKey(key: string): key is ConfigKey {
-  return Object.hasOwn(CONFIG_KEYS, key);
 }

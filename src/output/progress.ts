@@ -21,7 +21,7 @@ export class ProgressLine {
   }
 
   update(p: Progress): void {
-    if (!this.enabled) return;
+    if (!this.enabled || this.io.quiet) return;
     if (p.total !== undefined && p.total <= 1) return;
     const t = this.now();
     if (t - this.started < this.delayMs) return;

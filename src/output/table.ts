@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import Table from "cli-table3";
 import type { IO } from "../io.js";
+import { identityOf } from "../spec/identity.js";
 import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
 import { sanitizeInline } from "./sanitize.js";
 import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";
@@ -30,9 +31,9 @@ export interface RenderedTable {
   hidden: number;
 }
 
+/** A row's identity across refreshes (a watch compares cells by it): its id, else its place. */
 export function rowKey(record: unknown, index: number): string {
-  const id = (record as { id?: unknown } | null)?.id;
-  return id === undefined || id === null ? `#${index}` : String(id);
+  return identityOf(record, "id") ?? `#${index}`;
 }
 
 export function cellKey(row: string, column: Column): string {

@@ -110,6 +110,7 @@ export class FakeContext implements RunContext {
       color: "never",
     });
     this.settings = new Settings(parseFlags(GLOBAL_FLAGS, globals), this.io.env);
+    this.io.quiet = Boolean(this.settings.globals.quiet);
   }
 
   async client(request: ClientRequest): Promise<ApiClient> {

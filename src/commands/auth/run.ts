@@ -24,7 +24,7 @@ export async function runLogin(ctx: RunContext, options: { withToken?: boolean }
   ctx.io.addSecret(key);
   const store = await ctx.store();
   store.setApiKey(key);
-  ctx.io.err(`tokenintel: key saved to ${store.path} (readable by you only)`);
+  ctx.io.info(`tokenintel: key saved to ${store.path} (readable by you only)`);
   if (ctx.io.env.TOKENINTEL_API_KEY) {
     ctx.io.warn("TOKENINTEL_API_KEY is set in the environment and takes precedence over the stored key");
   }
@@ -54,6 +54,6 @@ export async function runStatus(ctx: RunContext): Promise<void> {
 export async function runLogout(ctx: RunContext): Promise<void> {
   const store = await ctx.store();
   const removed = store.deleteApiKey();
-  ctx.io.err(removed ? `tokenintel: key removed from ${store.path}` : "tokenintel: no key was stored");
+  ctx.io.info(removed ? `tokenintel: key removed from ${store.path}` : "tokenintel: no key was stored");
   if (ctx.io.env.TOKENINTEL_API_KEY) ctx.io.warn("TOKENINTEL_API_KEY is still set in the environment");
 }

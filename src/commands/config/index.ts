@@ -1,3 +1,4 @@
+import { CONFIG_KEYS } from "../../config/keys.js";
 import { defineCommand } from "../command.js";
 
 type Action = "get" | "set" | "unset" | "list" | "path";
@@ -14,13 +15,17 @@ const action = (name: Action, args: Array<[string, string]>, description: string
     },
   });
 
-const KEY: [string, string] = ["<key>", "a setting: base-url, chain, output, timeout or retries"];
+const KEY: [string, string] = ["<key>", `a setting: ${Object.keys(CONFIG_KEYS).join(", ")}`];
+const SETTINGS = Object.entries(CONFIG_KEYS)
+  .map(([key, what]) => `  ${key.padEnd(9)} ${what}`)
+  .join("\n");
 
 export default defineCommand({
   name: "config",
   description: "read and change settings: base-url, chain, output, timeout, retries",
   flags: {},
   examples: ["tokenintel config set chain base", "tokenintel config get chain", "tokenintel config list"],
+  notes: `Settings:\n${SETTINGS}`,
   subcommands: [
     action("get", [KEY], "print a setting"),
     action("set", [KEY, ["<value>", "its new value"]], "change a setting"),

@@ -1,5 +1,5 @@
 import type { ZodType } from "zod";
-import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/store.js";
+import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/keys.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
 import {

@@ -56,10 +56,10 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
   });
   const { base, solana } = server.data.counts;
   await ctx.io.out(`url: ${server.url}\napi key: ${server.apiKey}\n`);
-  ctx.io.err(
+  ctx.io.info(
     `tokenintel: sandbox serving ${base} base and ${solana} solana tokens; try: tokenintel market --base-url ${server.url} --api-key ${server.apiKey} --chain base --ecosystem virtuals`,
   );
-  ctx.io.err("tokenintel: press Ctrl-C to stop");
+  ctx.io.info("tokenintel: press Ctrl-C to stop");
   await new Promise<void>((resolve) => {
     ctx.signal.addEventListener("abort", () => resolve(), { once: true });
   });

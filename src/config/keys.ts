@@ -1,0 +1,13 @@
+/** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
+export const CONFIG_KEYS = {
+  "base-url": "API base URL (default https://api.dapplooker.com)",
+  chain: "default chain: base or solana",
+  output: "default output format: table, json, ndjson or csv",
+  timeout: "per-request timeout, e.g. 30s",
+  retries: "retries for failed requests (default 3)",
+} as const;
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_KEYS, key);
+}
