@@ -15,6 +15,7 @@ export const DEFAULT_CONCURRENCY = 4;
 const ENV_FOR: Partial<Record<ConfigKey, string>> = {
   "base-url": "TOKENINTEL_BASE_URL",
   chain: "TOKENINTEL_CHAIN",
+  "pay-network": "TOKENINTEL_PAY_NETWORK",
 };
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";

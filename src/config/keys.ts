@@ -5,6 +5,7 @@ export const CONFIG_KEYS = {
   output: "default output format: table, json, ndjson or csv",
   timeout: "per-request timeout, e.g. 30s",
   retries: "retries for failed requests (default 3)",
+  "pay-network": "where --pay pays when several networks are offered: base, polygon or base-sepolia",
 } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

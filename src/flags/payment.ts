@@ -1,3 +1,4 @@
+import { USDC_NETWORK_NAMES } from "../spec/assets.js";
 import { flagTable } from "./table.js";
 
 /** Paying per request with x402, for the commands that can reach a keyless endpoint. */
@@ -25,6 +26,14 @@ export const PAYMENT_FLAGS = flagTable({
     description:
       "refuse to sign more than this in all for the whole command, payments the server refused included (default 0.10)",
     kind: "amount",
+  },
+  payNetwork: {
+    flags: "--pay-network <network>",
+    description:
+      "pay only on this network: base, polygon or base-sepolia (default: config pay-network, else the first offer tokenintel accepts, in the server's order)",
+    kind: "choice",
+    choices: USDC_NETWORK_NAMES,
+    what: "network",
   },
   dryRun: {
     flags: "--dry-run",

@@ -3,6 +3,15 @@ import { UsageError } from "../errors.js";
 import type { PAYMENT_FLAGS } from "../flags/payment.js";
 import type { FlagValues } from "../flags/table.js";
 import type { IO } from "../io.js";
+import type { Settings } from "../settings.js";
+import { USDC_NETWORK_NAMES, type UsdcNetworkName } from "../spec/assets.js";
+
+/** What reading the payment options needs of the run. */
+interface PaymentContext {
+  io: IO;
+  settings: Settings;
+}
+
 import { checkAmountFlag, DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND } from "./amounts.js";
 import type { PaymentOptions } from "./session.js";
 
@@ -63,12 +72,18 @@ export function readWalletKeyFile(file: string): string {
  * Checks the payment flags before any request. The wallet key comes from TOKENINTEL_WALLET_KEY or
  * from --wallet-key-file, never from an argument; it is registered as a secret at once.
  */
-export function parsePaymentFlags(io: IO, raw: RawPaymentOptions): PaymentOptions | undefined {
+export function parsePaymentFlags(
+  io: IO,
+  raw: RawPaymentOptions,
+  configNetwork?: UsdcNetworkName,
+): PaymentOptions | undefined {
   const maxPayment = checkAmountFlag("--max-payment", raw.maxPayment ?? DEFAULT_MAX_PAYMENT);
   const maxSpend = checkAmountFlag("--max-spend", raw.maxSpend ?? DEFAULT_MAX_SPEND);
   if (!raw.pay && !raw.dryRun) {
-    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend) {
-      throw new UsageError("--wallet-key-file, --max-payment and --max-spend go with --pay (or --dry-run)");
+    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend || raw.payNetwork) {
+      throw new UsageError(
+        "--wallet-key-file, --max-payment, --max-spend and --pay-network go with --pay (or --dry-run)",
+      );
     }
     return undefined;
   }
@@ -89,5 +104,17 @@ export function parsePaymentFlags(io: IO, raw: RawPaymentOptions): PaymentOption
   }
   // Both spellings of the key, with and without 0x, are secrets.
   if (walletKey) io.addSecret(walletKey.replace(/^0x/, ""));
-  return { walletKey, maxPayment, maxSpend, dryRun: Boolean(raw.dryRun) };
+  const network = raw.payNetwork ?? configNetwork;
+  return { walletKey, maxPayment, maxSpend, dryRun: Boolean(raw.dryRun), network };
+}
+
+/** The payment options of a run: its flags, and the pay-network setting (TOKENINTEL_PAY_NETWORK, config). */
+export async function paymentOptions(
+  ctx: PaymentContext,
+  raw: RawPaymentOptions,
+): Promise<PaymentOptions | undefined> {
+  if (!raw.pay && !raw.dryRun) return parsePaymentFlags(ctx.io, raw);
+  const { oneOf } = await import("../flags/values.js");
+  const network = await ctx.settings.get("pay-network", async () => oneOf(USDC_NETWORK_NAMES, "network"));
+  return parsePaymentFlags(ctx.io, raw, network);
 }

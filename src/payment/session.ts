@@ -1,6 +1,7 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
 import { LosslessNumber } from "../api/json.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
+import { USDC_NETWORKS, type UsdcNetworkName } from "../spec/assets.js";
 import { formatUnits, parseAmount } from "./amounts.js";
 import {
   KNOWN_ASSETS_TEXT,
@@ -24,6 +25,8 @@ export interface PaymentOptions {
   maxPayment: string;
   maxSpend: string;
   dryRun: boolean;
+  /** Pay only on this network (--pay-network, config pay-network); else the first offer accepted. */
+  network?: UsdcNetworkName;
 }
 
 export type { RequestEstimate } from "./refusal.js";
@@ -103,7 +106,14 @@ export class PaymentSession implements PaymentHook {
     if (requirements.length === 0)
       throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
     const reasons: string[] = [];
+    const only = this.options.network ? USDC_NETWORKS[this.options.network] : undefined;
     for (const req of requirements) {
+      if (only && req.network !== only.v1 && req.network !== only.caip2) {
+        reasons.push(
+          `an offer on ${req.network} is not on ${only.label} (--pay-network ${this.options.network})`,
+        );
+        continue;
+      }
       const asset = knownAsset(req);
       if (req.scheme !== "exact") {
         reasons.push(`scheme '${req.scheme}' is not supported (exact only)`);

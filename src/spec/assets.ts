@@ -38,4 +38,5 @@ export const USDC_NETWORKS = {
 } as const satisfies Record<string, UsdcNetwork>;
 
 export type UsdcNetworkName = keyof typeof USDC_NETWORKS;
+export const USDC_NETWORK_NAMES = Object.keys(USDC_NETWORKS) as UsdcNetworkName[];
 export const USDC_DECIMALS = 6;

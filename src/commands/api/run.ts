@@ -8,7 +8,7 @@ import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { IO } from "../../io.js";
 import { createWriter } from "../../output/writers.js";
-import { parsePaymentFlags } from "../../payment/options.js";
+import { paymentOptions } from "../../payment/options.js";
 import type apiCommand from "./index.js";
 
 type ApiOptions = FlagValues<typeof apiCommand.flags>;
@@ -92,7 +92,7 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
   const { limit, maxPages } = raw;
 
-  const payment = parsePaymentFlags(ctx.io, raw);
+  const payment = await paymentOptions(ctx, raw);
   const client = await ctx.client({
     keyRequired: false,
     payment,

@@ -5,11 +5,13 @@ import { CliError, UsageError } from "../../errors.js";
 import {
   chainSchema,
   durationSchema,
+  oneOf,
   outputSchema,
   parseValue,
   urlSchema,
   wholeNumber,
 } from "../../flags/values.js";
+import { USDC_NETWORK_NAMES } from "../../spec/assets.js";
 
 /** What each setting accepts. Names are stored as the schema spells them, numbers as typed. */
 const SCHEMAS: Record<ConfigKey, ZodType> = {
@@ -18,6 +20,7 @@ const SCHEMAS: Record<ConfigKey, ZodType> = {
   output: outputSchema,
   timeout: durationSchema,
   retries: wholeNumber("of 0 or more", 0),
+  "pay-network": oneOf(USDC_NETWORK_NAMES, "network"),
 };
 
 function checkKey(key: string): ConfigKey {

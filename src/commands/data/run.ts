@@ -14,7 +14,7 @@ import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
 import type { SortSpec } from "../../output/sort.js";
 import { createWriter } from "../../output/writers.js";
-import { parsePaymentFlags } from "../../payment/options.js";
+import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
 import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
 import type { DataOptions } from "./flags.js";
@@ -73,7 +73,7 @@ export async function parseDataOptions(
   const format = await chooseFormat(ctx, opts);
   const fields = checkPaths("--fields", opts.fields, spec.shape, spec.name);
   const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
-  const payment = spec.endpoint.keyOptional ? parsePaymentFlags(ctx.io, opts) : undefined;
+  const payment = spec.endpoint.keyOptional ? await paymentOptions(ctx, opts) : undefined;
   const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
   if (!layout) {
