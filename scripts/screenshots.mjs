@@ -39,6 +39,11 @@ const SHOTS = [
   ],
   ["ta", "tokenintel ta --chain base --limit 8", ["ta", "-c", "base", "--limit", "8"]],
   [
+    "ta-rsi",
+    "tokenintel ta --chain base --view rsi --limit 8",
+    ["ta", "-c", "base", "--view", "rsi", "--limit", "8"],
+  ],
+  [
     "agents",
     "tokenintel agents --chain base --sort agent_metrics.mcap:desc --limit 8",
     ["agents", "-c", "base", "--sort", "agent_metrics.mcap:desc", "--limit", "8"],
