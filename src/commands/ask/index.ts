@@ -9,7 +9,13 @@ export default defineCommand({
   name: "ask",
   description: "ask a question in plain language; prints the answer and the tokens it names",
   flags,
-  args: [{ name: "<question>", description: "the question, or - to read it from standard input" }],
+  args: [
+    {
+      name: "[question]",
+      description:
+        "the question (required unless --fields is given alone), or - to read it from standard input",
+    },
+  ],
   notes:
     "Write tickers with a $ in front ($AIXBT), as the provider advises, and quote the question in single quotes so the shell leaves the $ alone.",
   examples: [
