@@ -18,7 +18,7 @@ export const CHAIN = {
 export const TICKERS = {
   flags: "--tickers <list>",
   description:
-    "comma-separated tickers ($ in front is dropped; repeatable; a comma inside a ticker is \\,); @file or - reads them from a file or stdin",
+    "comma-separated tickers (one $ in front is dropped; repeatable; a comma inside a ticker is \\,); @file or - reads them from a file or stdin",
   kind: "list",
 } as const satisfies Flag;
 

@@ -30,7 +30,10 @@ export function itemsFromText(flag: string, where: string, text: string): string
   return items;
 }
 
-/** A ticker may be written as the provider writes it in questions: `$AIXBT` is `AIXBT`. */
+/**
+ * A ticker may be written as the provider writes it in questions: `$AIXBT` is `AIXBT`. One `$` is
+ * dropped, so a ticker that really starts with one is written `$$DOLLAR`.
+ */
 export function dropDollar(item: string): string {
   return item.startsWith("$") && item.length > 1 ? item.slice(1) : item;
 }
