@@ -375,5 +375,10 @@ describe("12. table-only flags with other formats", () => {
     );
     const table = await cli([...args, "--view", "risk", "--wide", "-o", "table"]);
     expect(table.stderr).toBe("");
+    const ask = await cli(["ask", "how is $BAKO doing", "--wide", "--ndjson"]);
+    expect(ask.code).toBe(0);
+    expect(ask.stderr).toBe(
+      "tokenintel: warning: --wide only shapes the table; not applied to -o ndjson (--fields picks what every format shows)\n",
+    );
   });
 });

@@ -8,7 +8,7 @@ import type { FlagValues } from "../../flags/table.js";
 import { columnForPath } from "../../output/columns.js";
 import { pickPaths } from "../../output/paths.js";
 import { createWriter, toCsv } from "../../output/writers.js";
-import { chooseFormat } from "../data/output.js";
+import { chooseFormat, warnTableOnly } from "../data/output.js";
 import { checkPaths, pathListing } from "../data/paths.js";
 import { ASK_COLUMNS } from "./columns.js";
 import type askCommand from "./index.js";
@@ -29,6 +29,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
   const { chain } = opts;
   const format = await chooseFormat(ctx, opts);
+  warnTableOnly(ctx, format, opts);
   const selection = opts.fields ? askSelection(opts.fields) : undefined;
   const detailFields = selection?.detailFields;
   const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? detailFields;

@@ -19,7 +19,7 @@ import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
 import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
 import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
-import { chooseFormat } from "./output.js";
+import { chooseFormat, warnTableOnly } from "./output.js";
 import { writeStream } from "./partial.js";
 import { checkPaths, parseSortFlag, pathListing } from "./paths.js";
 import { chooseColumns, type DataCommandSpec } from "./spec.js";
@@ -99,15 +99,8 @@ export async function parseDataOptions(
     return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
   const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
-  const tableOnly = [
-    opts.view !== undefined && "--view",
-    opts.wide && "--wide",
-    opts.columns !== undefined && "--columns",
-  ].filter(Boolean);
-  if (format !== "table" && tableOnly.length && opts.watch === undefined)
-    ctx.io.warn(
-      `${tableOnly.join(", ")} only shape${tableOnly.length === 1 ? "s" : ""} the table; not applied to -o ${format} (--fields picks what every format shows)`,
-    );
+  // --watch with another format is refused below; no warning first.
+  if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
   let watchMs: number | undefined;
   if (opts.watch !== undefined) {
     watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
