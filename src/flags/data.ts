@@ -17,19 +17,21 @@ export const CHAIN = {
 
 export const TICKERS = {
   flags: "--tickers <list>",
-  description: "comma-separated tickers (repeatable; write a comma inside a ticker as \\,)",
+  description:
+    "comma-separated tickers (one $ in front is dropped; repeatable; a comma inside a ticker is \\,); @file or - reads them from a file or stdin",
   kind: "list",
 } as const satisfies Flag;
 
 export const ADDRESSES = {
   flags: "--addresses <list>",
-  description: "comma-separated contract or mint addresses (repeatable)",
+  description:
+    "comma-separated contract or mint addresses (repeatable); @file or - reads them from a file or stdin",
   kind: "list",
 } as const satisfies Flag;
 
 export const IDS = {
   flags: "--ids <list>",
-  description: "comma-separated token ids (repeatable)",
+  description: "comma-separated token ids (repeatable); @file or - reads them from a file or stdin",
   kind: "list",
 } as const satisfies Flag;
 
@@ -49,8 +51,15 @@ export const PAGING_FLAGS = flagTable({
   maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
   sort: {
     flags: "--sort <field[:asc|desc]>",
-    description: "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",
+    description:
+      "sort by any dot path (numbers exactly, rug_status by severity); with --limit, every page is read first, so the top n is the real top n",
     kind: "text",
+  },
+  strict: {
+    flags: "--strict",
+    description:
+      "exit 1 when an item of --tickers/--addresses/--ids matches nothing (the matches are still printed)",
+    kind: "switch",
   },
 });
 

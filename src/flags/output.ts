@@ -27,8 +27,14 @@ export const OUTPUT_FLAGS = flagTable({
     kind: "switch",
   },
   fields: {
-    flags: "--fields <paths>",
-    description: "keep only these comma-separated dot paths, e.g. token_info.symbol,token_metrics.usd_price",
-    kind: "list",
+    flags: "--fields [paths]",
+    description:
+      "keep only these comma-separated dot paths, in every format; alone, lists the command's paths",
+    kind: "optionalList",
+  },
+  crlf: {
+    flags: "--crlf",
+    description: "end CSV lines in CRLF, for spreadsheets (default LF, for awk, cut and grep)",
+    kind: "switch",
   },
 });

@@ -33,6 +33,8 @@ function schemaOf(flag: Flag): z.ZodType {
       return z.string();
     case "list":
       return listSchema(longName(flag));
+    case "optionalList":
+      return z.union([z.literal(true), listSchema(longName(flag))]);
     case "repeated":
       return z.array(z.string());
     case "choice":

@@ -13,6 +13,8 @@ export type FlagKind =
   | "text"
   /** comma-separated items, repeatable (`\,` for a comma inside an item) */
   | "list"
+  /** a list that may be left out to ask what it could hold (`--fields` alone lists the paths) */
+  | "optionalList"
   /** a string, repeatable: each one kept whole */
   | "repeated"
   /** one of `choices` */
@@ -63,6 +65,7 @@ interface KindValue {
   switch: boolean;
   text: string;
   list: string[];
+  optionalList: string[] | true;
   repeated: string[];
   choice: string;
   count: number;
@@ -104,7 +107,8 @@ export function completionValues(option: Option): readonly string[] | undefined 
 export function addFlags(cmd: Command, table: FlagTable): Command {
   for (const [key, flag] of Object.entries(table)) {
     const option = new Option(flag.flags, flag.description);
-    if (flag.kind === "list" || flag.kind === "repeated") option.argParser(collect);
+    if (flag.kind === "list" || flag.kind === "optionalList" || flag.kind === "repeated")
+      option.argParser(collect);
     if (flag.default !== undefined) option.default(flag.default);
     if (option.attributeName() !== key) {
       throw new Error(`flag table: ${flag.flags} is read as "${option.attributeName()}", not "${key}"`);

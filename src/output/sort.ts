@@ -8,6 +8,22 @@ import { getPath } from "./paths.js";
 export interface SortSpec {
   path: string;
   descending: boolean;
+  /** "severity": risk levels (SAFE < CAUTION < HIGH_RISK), not their names in alphabetical order. */
+  by?: "severity";
+}
+
+const SEVERITY: Record<string, number> = {
+  SAFE: 0,
+  LOW: 0,
+  LOW_RISK: 0,
+  CAUTION: 1,
+  MEDIUM: 1,
+  MEDIUM_RISK: 1,
+};
+
+/** How bad a risk level is: safe 0, caution 1, anything else (HIGH_RISK, RUG, unknown) 2. */
+export function severityRank(value: unknown): number {
+  return SEVERITY[String(value).trim().toUpperCase()] ?? 2;
 }
 
 const DECIMAL = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
@@ -59,7 +75,10 @@ export function sortRecords(records: unknown[], spec: SortSpec): unknown[] {
       const ma = missing(a.value);
       const mb = missing(b.value);
       if (ma || mb) return ma === mb ? a.index - b.index : ma ? 1 : -1;
-      const c = compareValues(a.value, b.value);
+      const c =
+        spec.by === "severity"
+          ? severityRank(a.value) - severityRank(b.value)
+          : compareValues(a.value, b.value);
       return (spec.descending ? -c : c) || a.index - b.index;
     })
     .map((x) => x.record);

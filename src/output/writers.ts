@@ -16,6 +16,10 @@ export interface WriterOptions {
   emptyMessage?: string;
   /** Sort every record before writing (so ndjson waits for the last page). */
   sort?: SortSpec;
+  /** With sort: keep the first n records of the sorted whole (the top n, not n arbitrary ones). */
+  limit?: number;
+  /** CSV lines end in CRLF (for spreadsheets) instead of LF. */
+  crlf?: boolean;
 }
 
 /** Receives records batch by batch in final order; `end` is called only when the run succeeded. */
@@ -29,7 +33,8 @@ export function createWriter(format: OutputFormat, io: IO, options: WriterOption
   if (!options.sort) return writer;
   const sort = options.sort;
   return new BufferedWriter(async (records) => {
-    await writer.write(sortRecords(records, sort));
+    const sorted = sortRecords(records, sort);
+    await writer.write(options.limit === undefined ? sorted : sorted.slice(0, options.limit));
     await writer.end();
   });
 }
@@ -45,7 +50,7 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
       });
     case "csv":
       return new BufferedWriter(async (records) => {
-        await io.outServerText(toCsv(records.map(project), options.fields));
+        await io.outServerText(toCsv(records.map(project), options.fields, options.crlf ? "\r\n" : "\n"));
       });
     case "table":
       return new BufferedWriter(async (records) => {
@@ -91,8 +96,11 @@ class BufferedWriter implements RecordWriter {
   }
 }
 
-/** RFC 4180 CSV with dot-path columns: the given fields, or every leaf seen, in first-seen order. */
-export function toCsv(records: unknown[], fields?: string[]): string {
+/**
+ * CSV with dot-path columns: the given fields, or every leaf seen, in first-seen order. Lines end
+ * in LF, as awk, cut and grep expect; RFC 4180's CRLF on request (--crlf).
+ */
+export function toCsv(records: unknown[], fields?: string[], eol: "\n" | "\r\n" = "\n"): string {
   const rows = records.map((r) => flatten(r));
   let columns = fields;
   if (!columns) {
@@ -102,7 +110,7 @@ export function toCsv(records: unknown[], fields?: string[]): string {
   }
   const lines = [columns.map(csvCell).join(",")];
   for (const row of rows) lines.push(columns.map((c) => csvCell(csvValue(row.get(c)))).join(","));
-  return rows.length || fields ? `${lines.join("\r\n")}\r\n` : "";
+  return rows.length || fields ? `${lines.join(eol)}${eol}` : "";
 }
 
 function csvValue(value: unknown): string {

@@ -292,6 +292,11 @@ export class PaymentSession implements PaymentHook {
     return auth.value;
   }
 
+  /** Requests paid for and answered so far: what they brought is the user's. */
+  get paidRequests(): number {
+    return this.accepted;
+  }
+
   /** A paid request was answered: the payment counts, with its settlement reference if sent. */
   async settled(res: ApiResponse, headers: Record<string, string>): Promise<void> {
     const value = this.inFlight.get(headers);

@@ -145,9 +145,11 @@ describe("caps that cannot be talked past", () => {
     );
     expect(r.stderr).toMatch(/paid 4 requests, 0\.02 USDC on Base/);
     expect(s.stats.payments.accepted).toBe(4);
+    // The 4 pages paid for are printed as one valid document, not thrown away (issue 12 item 4).
     const json = await directory(s, ["--pay", "--max-spend", "0.02", "--json"]);
     expect(json.code).toBe(5);
-    expect(json.stdout).toBe("");
+    expect(JSON.parse(json.stdout)).toHaveLength(400);
+    expect(json.stderr).toMatch(/records from page 5 on are missing/);
   });
 
   it("a requirement naming the wrong EIP-712 domain is refused", async () => {

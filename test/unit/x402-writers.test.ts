@@ -43,7 +43,7 @@ describe("csv and projection", () => {
       { id: "2", info: { name: "=HYPERLINK()" }, n: -5 },
     ]);
     expect(csv).toBe(
-      'id,info.name,info.tags,n,z\r\n1,"a ""quoted"", name","[""x""]",1.10,\r\n2,\'=HYPERLINK(),,-5,\r\n',
+      'id,info.name,info.tags,n,z\n1,"a ""quoted"", name","[""x""]",1.10,\n2,\'=HYPERLINK(),,-5,\n',
     );
   });
   it("pickPaths keeps nesting and skips absent paths", () => {

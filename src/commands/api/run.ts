@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { Query } from "../../api/client.js";
 import { parseJson } from "../../api/json.js";
-import { PageCeilingError } from "../../api/pager.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -123,16 +122,9 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
       speculate: payment ? 1 : ctx.settings.concurrency,
       onRepeat: (note) => ctx.io.warn(note),
     });
-    let ceiling: PageCeilingError | undefined;
-    try {
-      for await (const batch of records) await writer.write(batch);
-    } catch (error) {
-      // What the walk fetched before the page ceiling is printed (one valid document), then the run fails.
-      if (!(error instanceof PageCeilingError)) throw error;
-      ceiling = error;
-    }
-    if (!raw.silent) await writer.end();
-    if (ceiling) throw ceiling;
+    // What the walk fetched before the page ceiling, or paid for, is printed (one valid document), then the run fails.
+    const { writeStream } = await import("../data/partial.js");
+    await writeStream(ctx, records, raw.silent ? { write: async () => {}, end: async () => {} } : writer);
     return;
   }
 

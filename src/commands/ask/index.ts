@@ -3,15 +3,29 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 
-const flags = flagTable({ chain: { ...CHAIN, description: "base or solana (optional)" }, ...OUTPUT_FLAGS });
+const flags = flagTable({
+  chain: { ...CHAIN, description: "base or solana (optional)" },
+  ...OUTPUT_FLAGS,
+  fields: {
+    ...OUTPUT_FLAGS.fields,
+    description:
+      "keep only these, in every format: nlpResponse, questionId, answerId, tokenDetails, or fields of each token detail (market_cap or tokenDetails.market_cap); alone, lists them",
+  },
+});
 
 export default defineCommand({
   name: "ask",
   description: "ask a question in plain language; prints the answer and the tokens it names",
   flags,
-  args: [{ name: "<question>", description: "the question, or - to read it from standard input" }],
+  args: [
+    {
+      name: "[question]",
+      description:
+        "the question (required unless --fields is given alone), or - to read it from standard input",
+    },
+  ],
   notes:
-    "Write tickers with a $ in front ($AIXBT), as the provider advises, and quote the question in single quotes so the shell leaves the $ alone.",
+    "Write tickers with a $ in front ($AIXBT), as the provider advises, and quote the question in single quotes so the shell leaves the $ alone.\n\n--fields selects the same things in every format. JSON and NDJSON print the answer with only the named keys (tokenDetails cut to the named detail fields); the table prints the answer text when nlpResponse is named, questionId/answerId as lines, and the named detail fields as columns; CSV has a row per token detail, with the named answer keys as leading columns.",
   examples: [
     "tokenintel ask --sandbox 'how is $BAKO doing today?'",
     "echo 'top agent tokens by volume' | tokenintel ask - --chain base --json | jq .nlpResponse",

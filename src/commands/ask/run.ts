@@ -6,9 +6,10 @@ import type { RunContext } from "../../context.js";
 import { ApiError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { columnForPath } from "../../output/columns.js";
-import { createWriter } from "../../output/writers.js";
-import { chooseFormat } from "../data/output.js";
-import { checkPaths } from "../data/paths.js";
+import { pickPaths } from "../../output/paths.js";
+import { createWriter, toCsv } from "../../output/writers.js";
+import { chooseFormat, warnTableOnly } from "../data/output.js";
+import { checkPaths, pathListing } from "../data/paths.js";
 import { ASK_COLUMNS } from "./columns.js";
 import type askCommand from "./index.js";
 
@@ -17,14 +18,21 @@ type AskOptions = FlagValues<typeof askCommand.flags>;
 const MAX_QUESTION = 2000;
 
 export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOptions): Promise<void> {
+  if (opts.fields === true) {
+    // `--fields` alone: what it can name, one a line (like `gh ... --json` with no fields).
+    await ctx.io.out(pathListing(ASK_TOKEN_DETAIL, [...ANSWER_KEYS, "tokenDetails"]));
+    return;
+  }
   const question = (questionArg === "-" ? await ctx.io.readInput("ask: '-'") : questionArg).trim();
   if (!question) throw new UsageError("ask: the question is empty");
   if (question.length > MAX_QUESTION)
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
   const { chain } = opts;
   const format = await chooseFormat(ctx, opts);
-  const fields = checkPaths("--fields", opts.fields, ASK_TOKEN_DETAIL, "ask token details");
-  const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? fields;
+  warnTableOnly(ctx, format, opts);
+  const selection = opts.fields ? askSelection(opts.fields) : undefined;
+  const detailFields = selection?.detailFields;
+  const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? detailFields;
 
   const client = await ctx.client({ keyRequired: true });
   const res = await client.request("/v1/ask-loky", {
@@ -35,15 +43,29 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const data = answerOf(res.status, res.body);
   const details = data.tokenDetails ?? [];
 
-  if (format === "json") {
-    await ctx.io.outServerText(`${stringifyJson(data, 2)}\n`);
+  if (format === "json" || format === "ndjson") {
+    const shown = selection ? selectAnswer(data, selection) : data;
+    await ctx.io.outServerText(`${stringifyJson(shown, format === "json" ? 2 : undefined)}\n`);
     return;
   }
-  if (format === "ndjson") {
-    await ctx.io.outServerText(`${stringifyJson(data)}\n`);
+  if (format === "csv") {
+    const answer = selection ? pickPaths(data, selection.answerKeys) : {};
+    const rows =
+      !selection || selection.details ? details.map((d) => ({ ...answer, ...(d as object) })) : [answer];
+    const fields =
+      selection && selection.detailFields !== undefined
+        ? [...selection.answerKeys, ...selection.detailFields]
+        : undefined;
+    await ctx.io.outServerText(toCsv(rows, fields, opts.crlf ? "\r\n" : "\n"));
     return;
   }
-  if (format === "table") {
+  if (selection) {
+    for (const key of selection.answerKeys.filter((k) => k !== "nlpResponse")) {
+      const value = (data as Record<string, unknown>)[key];
+      if (value !== undefined && value !== null) await ctx.io.outServerText(`${key}: ${String(value)}\n`);
+    }
+  }
+  if (!selection || selection.answerKeys.includes("nlpResponse")) {
     const [{ Chalk }, { renderMarkdown }] = await Promise.all([
       import("chalk"),
       import("../../output/markdown.js"),
@@ -51,8 +73,8 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
     await ctx.io.out(`${renderMarkdown(data.nlpResponse ?? "(no answer text)", chalk)}\n`);
   }
+  if (selection && !selection.details) return;
   const writer = createWriter(format, ctx.io, {
-    fields,
     columns: () =>
       chosen
         ? chosen.map(columnForPath)
@@ -63,6 +85,61 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   });
   await writer.write(details);
   await writer.end();
+}
+
+/** The answer's own keys --fields can name besides the token details' fields. */
+export const ANSWER_KEYS = ["questionId", "answerId", "nlpResponse"] as const;
+
+export interface AskSelection {
+  /** Keys of the answer itself, in the order given. */
+  answerKeys: string[];
+  /** Whether the token details are shown at all. */
+  details: boolean;
+  /** The details' fields, or undefined for all of them (`tokenDetails` named whole). */
+  detailFields: string[] | undefined;
+}
+
+/**
+ * What `ask --fields` names, the same in every format: answer keys (nlpResponse, questionId,
+ * answerId), `tokenDetails` whole, or fields of each token detail (`market_cap`, also written
+ * `tokenDetails.market_cap`).
+ */
+export function askSelection(fields: readonly string[]): AskSelection {
+  const answerKeys: string[] = [];
+  const detailFields: string[] = [];
+  let whole = false;
+  for (const field of fields) {
+    if ((ANSWER_KEYS as readonly string[]).includes(field)) answerKeys.push(field);
+    else if (field === "tokenDetails") whole = true;
+    else detailFields.push(field.replace(/^tokenDetails\./, ""));
+  }
+  checkPaths(
+    "--fields",
+    detailFields,
+    ASK_TOKEN_DETAIL,
+    `ask (its answer has ${ANSWER_KEYS.join(", ")}, tokenDetails)`,
+  );
+  return {
+    answerKeys,
+    details: whole || detailFields.length > 0,
+    detailFields: whole ? undefined : detailFields,
+  };
+}
+
+/** The answer with only what --fields names: JSON and NDJSON. */
+export function selectAnswer(
+  data: { tokenDetails?: unknown[] | null },
+  selection: AskSelection,
+): Record<string, unknown> {
+  const out = pickPaths(data, selection.answerKeys);
+  if (selection.details) {
+    const fields = selection.detailFields;
+    out.tokenDetails =
+      data.tokenDetails && fields
+        ? data.tokenDetails.map((d) => pickPaths(d, fields))
+        : (data.tokenDetails ?? null);
+  }
+  return out;
 }
 
 /**

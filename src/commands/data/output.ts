@@ -16,3 +16,21 @@ export async function chooseFormat(ctx: RunContext, opts: OutputOptions): Promis
     (await ctx.settings.get("output", async () => outputSchema)) ?? (ctx.io.stdoutIsTTY ? "table" : "json")
   );
 }
+
+/** --view, --wide and --columns shape a table: with another format, one warning that they do nothing. */
+export function warnTableOnly(
+  ctx: RunContext,
+  format: OutputFormat,
+  opts: { view?: string; wide?: boolean; columns?: readonly string[] },
+): void {
+  if (format === "table") return;
+  const given = [
+    opts.view !== undefined && "--view",
+    opts.wide && "--wide",
+    opts.columns !== undefined && "--columns",
+  ].filter(Boolean);
+  if (!given.length) return;
+  ctx.io.warn(
+    `${given.join(", ")} only shape${given.length === 1 ? "s" : ""} the table; not applied to -o ${format} (--fields picks what every format shows)`,
+  );
+}

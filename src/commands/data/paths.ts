@@ -5,6 +5,19 @@ import type { SortSpec } from "../../output/sort.js";
 // Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of
 // the command's records, with a suggestion when only the section was left out.
 
+/** Paths that end the same way as `path` (the section left out, or a different one), at most three. */
+function nearPaths(path: string, known: Iterable<string>): string[] {
+  const leaf = path.split(".").pop()!;
+  return [...known].filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
+}
+
+function unknownField(flag: string, path: string, known: Iterable<string>, what: string): UsageError {
+  const near = nearPaths(path, known);
+  return new UsageError(
+    `${flag}: unknown field "${path}" for ${what}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+  );
+}
+
 export function checkPaths(
   flag: string,
   paths: readonly string[] | undefined,
@@ -13,16 +26,25 @@ export function checkPaths(
 ): string[] | undefined {
   if (!paths) return undefined;
   const known = new Set(dotPaths(shape));
-  for (const path of paths) {
-    if (!known.has(path)) {
-      const leaf = path.split(".").pop()!;
-      const near = [...known].filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
-      throw new UsageError(
-        `${flag}: unknown field "${path}" for ${what}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
-      );
-    }
-  }
+  for (const path of paths) if (!known.has(path)) throw unknownField(flag, path, known, what);
   return [...paths];
+}
+
+/** What `--fields` alone prints: every path --fields takes, sections and their fields, one a line. */
+export function pathListing(shape: Shape, extra: readonly string[] = []): string {
+  return `${[...extra, ...dotPaths(shape)].join("\n")}\n`;
+}
+
+/** Fields whose values are levels of risk, sorted by how bad they are rather than by name. */
+const SEVERITY_PATHS = new Set(["rug_status"]);
+
+function isSection(shape: Shape, path: string): boolean {
+  let node: Shape | string | undefined = shape;
+  for (const key of path.split(".")) {
+    if (typeof node !== "object") return false;
+    node = (node as Shape)[key];
+  }
+  return typeof node === "object";
 }
 
 /** --sort <path>[:asc|desc] */
@@ -31,6 +53,17 @@ export function parseSortFlag(text: string | undefined, shape: Shape, what: stri
   const m = /^([^:]+?)(?::(asc|desc))?$/i.exec(text.trim());
   if (!m) throw new UsageError(`--sort: expected <field>[:asc|desc], got ${JSON.stringify(text)}`);
   const path = m[1]!;
-  if (!dotPaths(shape).includes(path)) throw new UsageError(`--sort: unknown field "${path}" for ${what}`);
-  return { path, descending: m[2]?.toLowerCase() === "desc" };
+  const known = dotPaths(shape);
+  if (!known.includes(path)) throw unknownField("--sort", path, known, what);
+  if (isSection(shape, path)) {
+    const inside = known.filter((k) => k.startsWith(`${path}.`)).slice(0, 3);
+    throw new UsageError(
+      `--sort: "${path}" is a section, not a value; sort by one of its fields (e.g. ${inside.join(", ")})`,
+    );
+  }
+  return {
+    path,
+    descending: m[2]?.toLowerCase() === "desc",
+    ...(SEVERITY_PATHS.has(path) ? { by: "severity" as const } : {}),
+  };
 }

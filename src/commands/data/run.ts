@@ -1,4 +1,4 @@
-import { PageCeilingError } from "../../api/pager.js";
+import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import {
   firstRequest,
   type RecordQuery,
@@ -8,7 +8,7 @@ import {
   streamRecords,
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { CliError, UsageError } from "../../errors.js";
 import { type Column, columnForPath } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
@@ -18,8 +18,10 @@ import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
 import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
 import type { DataOptions } from "./flags.js";
-import { chooseFormat } from "./output.js";
-import { checkPaths, parseSortFlag } from "./paths.js";
+import { expandList } from "./lists.js";
+import { chooseFormat, warnTableOnly } from "./output.js";
+import { writeStream } from "./partial.js";
+import { checkPaths, parseSortFlag, pathListing } from "./paths.js";
 import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
@@ -34,6 +36,10 @@ export interface ParsedDataOptions {
   payment: PaymentOptions | undefined;
   columns: (records: unknown[]) => Column[];
   sort: SortSpec | undefined;
+  /** With --sort, --limit cuts the sorted whole (query.limit is then left out: every page is read). */
+  sortLimit: number | undefined;
+  /** --strict: items of the list that match nothing fail the run. */
+  strict: boolean;
   /** --watch: milliseconds between refreshes. */
   watchMs: number | undefined;
 }
@@ -54,13 +60,13 @@ export async function parseDataOptions(
 
   let selector: Selector | undefined;
   for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
-    const items = opts[OPTION_FOR[kind]];
-    if (!items) continue;
+    const given = opts[OPTION_FOR[kind]];
+    if (!given) continue;
     if (selector) {
       const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
       throw new UsageError(`use one of ${flags.join(", ")} at a time`);
     }
-    selector = { kind, param, items };
+    selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
   }
   const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
@@ -71,7 +77,12 @@ export async function parseDataOptions(
     );
   }
   const format = await chooseFormat(ctx, opts);
-  const fields = checkPaths("--fields", opts.fields, spec.shape, spec.name);
+  const fields = checkPaths(
+    "--fields",
+    opts.fields === true ? undefined : opts.fields,
+    spec.shape,
+    spec.name,
+  );
   const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
   const payment = spec.endpoint.keyOptional ? await paymentOptions(ctx, opts) : undefined;
   const view = opts.view ?? spec.table.defaultView;
@@ -88,6 +99,8 @@ export async function parseDataOptions(
     return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
   const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
+  // --watch with another format is refused below; no warning first.
+  if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
   let watchMs: number | undefined;
   if (opts.watch !== undefined) {
     watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
@@ -104,6 +117,8 @@ export async function parseDataOptions(
     payment,
     columns,
     sort,
+    sortLimit: sort ? limit : undefined,
+    strict: Boolean(opts.strict),
     watchMs,
     query: {
       endpoint: spec.endpoint,
@@ -112,7 +127,8 @@ export async function parseDataOptions(
         ["ecosystem", ecosystem],
       ],
       selector,
-      limit,
+      // The top n by a field is known only once every record is in: sorting reads all pages.
+      limit: sort ? undefined : limit,
       page,
       maxPages,
       window,
@@ -128,6 +144,11 @@ export async function runDataCommand(
   spec: DataCommandSpec,
   opts: DataOptions,
 ): Promise<void> {
+  if (opts.fields === true) {
+    // `--fields` alone: the paths it takes, one a line (like `gh ... --json` with no fields).
+    await ctx.io.out(pathListing(spec.shape));
+    return;
+  }
   const parsed = await parseDataOptions(ctx, spec, opts);
   const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
@@ -149,36 +170,44 @@ export async function runDataCommand(
     columns: parsed.columns,
     emptyMessage: spec.emptyMessage,
     sort: parsed.sort,
+    limit: parsed.sortLimit,
+    crlf: opts.crlf,
   });
   // Progress on a terminal's stderr, unless ndjson is streaming to that same terminal.
   const progress = new ProgressLine(
     ctx.io,
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
-  query.onProgress = (p) => progress.update(p);
+  let costTold = false;
+  query.onProgress = (p) => {
+    if (!costTold && parsed.sortLimit !== undefined && p.unit === "page" && p.total !== undefined) {
+      costTold = true;
+      const pages = Math.min(p.total, query.maxPages ?? DEFAULT_MAX_PAGES);
+      if (pages > SORT_COST_PAGES) {
+        progress.clear();
+        ctx.io.info(
+          `tokenintel: --sort reads all ${pages} pages to find the top ${parsed.sortLimit} (use --page or a smaller --max-pages to read fewer)`,
+        );
+      }
+    }
+    progress.update(p);
+  };
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
-  let ceiling: PageCeilingError | undefined;
-  try {
-    for await (const batch of streamRecords(client, query, result)) await writer.write(batch);
-  } catch (error) {
-    // The page ceiling ends the walk, not the output: what was fetched is written, then the run fails.
-    if (!(error instanceof PageCeilingError)) throw error;
-    ceiling = error;
-  } finally {
-    progress.clear();
-  }
-  await writer.end();
-  if (ceiling) throw ceiling;
+  // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
+  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear());
   if (result.missing.length && query.selector) {
     const noun = FLAG_FOR[query.selector.kind].slice(2);
     const shown = result.missing.slice(0, 20).join(", ");
     const more = result.missing.length > 20 ? ` and ${result.missing.length - 20} more` : "";
-    ctx.io.warn(
-      `no data for ${result.missing.length} of ${query.selector.items.length} ${noun}: ${shown}${more}`,
-    );
+    const line = `no data for ${result.missing.length} of ${query.selector.items.length} ${noun}: ${shown}${more}`;
+    if (parsed.strict) throw new CliError(`${line} (--strict)`);
+    ctx.io.warn(line);
   }
 }
+
+/** --sort with --limit says what reading every page costs when it is more than this many pages. */
+export const SORT_COST_PAGES = 5;
 
 /** How many requests a query will make, as far as can be known before the first answer. */
 export function estimateRequests(q: RecordQuery): RequestEstimate {

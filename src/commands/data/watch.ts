@@ -50,7 +50,8 @@ export async function runWatch(
         const records: unknown[] = [];
         const query = { ...parsed.query, onProgress: () => void requests++ };
         for await (const batch of streamRecords(client, query)) records.push(...batch);
-        const shown = parsed.sort ? sortRecords(records, parsed.sort) : records;
+        const sorted = parsed.sort ? sortRecords(records, parsed.sort) : records;
+        const shown = parsed.sortLimit === undefined ? sorted : sorted.slice(0, parsed.sortLimit);
         const columns = parsed.columns(shown);
         const first = renderTable(shown, columns, io, { width: io.columns });
         const changed = new Set<string>();

@@ -1,0 +1,384 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generatePrivateKey } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import type { TokenBase } from "../../src/sandbox/tokens.js";
+import { PAGE_SIZES } from "../../src/spec/api.js";
+import { run, tempDir, transcript } from "./helpers.js";
+
+// Issue 12: answers that are right (the real top n, LF CSV, ask --fields, records paid for kept,
+// --strict) and the conveniences around lists, --fields, --sort and table-only flags. The built
+// binary against the sandbox.
+
+const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
+const WALLET = generatePrivateKey();
+let sandbox: SandboxServer;
+let dir: ReturnType<typeof tempDir>;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  dir = tempDir();
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.remove();
+  const all = transcript.join("\n");
+  expect(all).not.toContain(KEY);
+  expect(all).not.toContain(WALLET.slice(2));
+});
+
+const cli = (args: string[], options: { input?: string; env?: Record<string, string> } = {}) =>
+  run(["--base-url", sandbox.url, ...args], dir.path, {
+    env: { TOKENINTEL_API_KEY: KEY, ...options.env },
+    input: options.input,
+  });
+
+const base = () => sandbox.data.list("base", undefined);
+const token = (symbol: string): TokenBase => {
+  const t = base().find((x) => x.symbol === symbol);
+  if (!t) throw new Error(`no sandbox token ${symbol}`);
+  return t;
+};
+const mcap = (t: TokenBase) =>
+  Number((sandbox.data.marketRecord(t) as { token_metrics: { mcap: string } }).token_metrics.mcap);
+
+describe("1. --sort with --limit is the real top n", () => {
+  const args = ["market", "-c", "base", "--sort", "token_metrics.mcap:desc", "--limit", "3"];
+  const expected = () =>
+    [...base()]
+      .sort((a, b) => mcap(b) - mcap(a))
+      .slice(0, 3)
+      .map((t) => t.id);
+
+  it("in json, ndjson, csv and table, and says what reading every page costs", async () => {
+    const top = expected();
+    // The top 3 are not the first 3 listed: the old answer (sort what the first page brought) differs.
+    expect(top).not.toEqual([...base().slice(0, 3)].sort((a, b) => mcap(b) - mcap(a)).map((t) => t.id));
+    const json = await cli([...args, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((r) => r.id)).toEqual(top);
+    const pages = Math.ceil(base().length / PAGE_SIZES.market);
+    expect(pages).toBeGreaterThan(5);
+    expect(json.stderr).toContain(`tokenintel: --sort reads all ${pages} pages to find the top 3`);
+
+    const nd = await cli([...args, "--ndjson"]);
+    expect(
+      nd.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { id: string }).id),
+    ).toEqual(top);
+    const csv = await cli([...args, "-o", "csv", "--fields", "id"]);
+    expect(csv.stdout).toBe(`id\n${top.join("\n")}\n`);
+    const table = await cli([...args, "-o", "table", "--columns", "id"]);
+    expect(
+      table.stdout
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.trim()),
+    ).toEqual(top);
+  });
+
+  it("--quiet leaves out the cost line", async () => {
+    const r = await cli(["--quiet", ...args, "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+  });
+});
+
+describe("2. CSV lines end in LF; --crlf for spreadsheets", () => {
+  it("awk-style matching of a field works on the default output", async () => {
+    const args = ["directory", "-c", "base", "--limit", "5", "-o", "csv", "--fields", "symbol,ecosystem"];
+    const lf = await cli(args);
+    expect(lf.code).toBe(0);
+    expect(lf.stdout).not.toContain("\r");
+    const rows = lf.stdout.trimEnd().split("\n").slice(1);
+    expect(rows).toHaveLength(5);
+    // What `awk -F, '$2=="…"'` sees: the last field has no trailing \r.
+    for (const [i, row] of rows.entries()) expect(row.split(",")[1]).toBe(base()[i]!.ecosystem);
+    const crlf = await cli([...args, "--crlf"]);
+    expect(crlf.stdout).toBe(lf.stdout.replace(/\n/g, "\r\n"));
+  });
+});
+
+describe("3. ask --fields means the same in every format", () => {
+  const q = ["ask", "how is $BAKO doing", "--chain", "base"];
+  const bako = () => sandbox.data.askDetail(token("BAKO")) as Record<string, string>;
+
+  it("json and ndjson keep only the named answer keys and detail fields", async () => {
+    const fields = ["--fields", "nlpResponse,token_ticker,market_cap"];
+    const json = await cli([...q, ...fields, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(Object.keys(doc)).toEqual(["nlpResponse", "tokenDetails"]);
+    expect(doc.nlpResponse).toMatch(/BAKO/);
+    expect(doc.tokenDetails).toEqual([{ token_ticker: "BAKO", market_cap: bako().market_cap }]);
+    const nd = await cli([...q, ...fields, "--ndjson"]);
+    expect(nd.stdout.trim().split("\n")).toHaveLength(1);
+    expect(JSON.parse(nd.stdout)).toEqual(doc);
+    // tokenDetails.<field> is the same as <field>.
+    const dotted = await cli([...q, "--fields", "tokenDetails.token_ticker", "--json"]);
+    expect(JSON.parse(dotted.stdout)).toEqual({ tokenDetails: [{ token_ticker: "BAKO" }] });
+  });
+
+  it("--fields nlpResponse alone is accepted: the answer text, no table", async () => {
+    const json = await cli([...q, "--fields", "nlpResponse", "--json"]);
+    expect(json.code).toBe(0);
+    expect(Object.keys(JSON.parse(json.stdout) as object)).toEqual(["nlpResponse"]);
+    const table = await cli([...q, "--fields", "nlpResponse", "-o", "table"], { env: { NO_COLOR: "1" } });
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/BAKO/);
+    expect(table.stdout).not.toMatch(/TICKER|token_ticker/);
+  });
+
+  it("csv and table show the same detail fields", async () => {
+    const csv = await cli([...q, "--fields", "token_ticker,market_cap", "-o", "csv"]);
+    expect(csv.stdout).toBe(`token_ticker,market_cap\nBAKO,${bako().market_cap}\n`);
+    const table = await cli([...q, "--fields", "token_ticker,market_cap", "-o", "table"], {
+      env: { NO_COLOR: "1" },
+    });
+    expect(table.stdout).not.toMatch(/Sandbox answer/);
+    expect(table.stdout).toMatch(/token_ticker\s+market_cap/);
+  });
+
+  it("an unknown field is a usage error that names what ask has", async () => {
+    const r = await cli([...q, "--fields", "nlp", "--json"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^tokenintel: --fields: unknown field "nlp" for ask \(its answer has/);
+  });
+});
+
+describe("4. hitting --max-spend keeps what was paid for", () => {
+  let paid: SandboxServer;
+  beforeAll(async () => {
+    paid = await startSandbox({ port: 0 });
+  });
+  afterAll(() => paid.close());
+  const directory = (args: string[]) =>
+    run(
+      ["--base-url", paid.url, "directory", "-c", "base", "--pay", "--max-spend", "0.02", ...args],
+      dir.path,
+      {
+        env: { TOKENINTEL_WALLET_KEY: WALLET },
+      },
+    );
+  const first400 = () =>
+    paid.data
+      .list("base", undefined)
+      .slice(0, 400)
+      .map((t) => t.id);
+
+  it("json: one valid document of the 4 pages paid for, the rest named missing, exit 5", async () => {
+    const r = await directory(["--json"]);
+    expect(r.code).toBe(5);
+    expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(first400());
+    expect(r.stderr).toMatch(/refusing to pay: payment 5 would bring the total to 0\.025 USDC/);
+    expect(r.stderr).toMatch(/records from page 5 on are missing/);
+    expect(r.stderr).toMatch(/paid 4 requests, 0\.02 USDC on Base/);
+  });
+
+  it("ndjson, csv and table print the same records", async () => {
+    const nd = await directory(["--ndjson"]);
+    expect(nd.code).toBe(5);
+    expect(nd.stdout.trim().split("\n")).toHaveLength(400);
+    const csv = await directory(["-o", "csv", "--fields", "id"]);
+    expect(csv.code).toBe(5);
+    expect(csv.stdout).toBe(`id\n${first400().join("\n")}\n`);
+    const table = await directory(["-o", "table"]);
+    expect(table.code).toBe(5);
+    expect(table.stdout.trim().split("\n")).toHaveLength(401);
+  });
+
+  it("api --paginate: the same", async () => {
+    const r = await run(
+      [
+        "--base-url",
+        paid.url,
+        "api",
+        "/v1/crypto-metainfo",
+        "-f",
+        "chain=base",
+        "--paginate",
+        "--pay",
+        "--max-spend",
+        "0.02",
+      ],
+      dir.path,
+      { env: { TOKENINTEL_WALLET_KEY: WALLET } },
+    );
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toHaveLength(400);
+  });
+});
+
+describe("5. --strict", () => {
+  const args = ["market", "-c", "base", "--tickers", "AERO,NOSUCH1,DEGEN,NOSUCH2", "--json"];
+  it("without it: the matches, a warning, exit 0", async () => {
+    const r = await cli(args);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim()).toBe("tokenintel: warning: no data for 2 of 4 tickers: NOSUCH1, NOSUCH2");
+  });
+  it("with it: the matches still printed, the missing named, exit 1", async () => {
+    const r = await cli([...args, "--strict"]);
+    expect(r.code).toBe(1);
+    const symbols = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map(
+      (x) => x.token_info.symbol,
+    );
+    expect(symbols).toEqual(["AERO", "DEGEN"]);
+    expect(r.stderr.trim()).toBe("tokenintel: no data for 2 of 4 tickers: NOSUCH1, NOSUCH2 (--strict)");
+    const all = await cli(["market", "-c", "base", "--tickers", "AERO,DEGEN", "--json", "--strict"]);
+    expect(all.code).toBe(0);
+  });
+});
+
+describe("7. lists from a file and from stdin", () => {
+  const symbols = (stdout: string) =>
+    (JSON.parse(stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
+
+  it("--tickers @file: one a line or comma-separated, blank lines and a trailing comma ignored", async () => {
+    const file = join(dir.path, "tickers.txt");
+    writeFileSync(file, "VIRTUAL\n\nAIXBT, GAME,\r\n  \nAERO\n");
+    const r = await cli(["market", "-c", "base", "--tickers", `@${file}`, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(symbols(r.stdout)).toEqual(["VIRTUAL", "AIXBT", "GAME", "AERO"]);
+    expect(r.stderr).toBe("");
+    // Mixed with typed items, in order.
+    const mixed = await cli(["market", "-c", "base", "--tickers", `DEGEN,@${file}`, "--json"]);
+    expect(symbols(mixed.stdout)).toEqual(["DEGEN", "VIRTUAL", "AIXBT", "GAME", "AERO"]);
+  });
+
+  it("--tickers -, --addresses - and --ids @file", async () => {
+    const stdin = await cli(["market", "-c", "base", "--tickers", "-", "--json"], {
+      input: "AERO,\nDEGEN\n",
+    });
+    expect(symbols(stdin.stdout)).toEqual(["AERO", "DEGEN"]);
+    const addresses = await cli(["market", "-c", "base", "--addresses", "-", "--json"], {
+      input: `${token("GAME").address}\n${token("BRETT").address}\n`,
+    });
+    expect(symbols(addresses.stdout)).toEqual(["GAME", "BRETT"]);
+    const file = join(dir.path, "ids.txt");
+    writeFileSync(file, `${token("LUNA").id},${token("BAKO").id},`);
+    const ids = await cli(["market", "-c", "base", "--ids", `@${file}`, "--json"]);
+    expect(symbols(ids.stdout)).toEqual(["LUNA", "BAKO"]);
+  });
+
+  it("a file that cannot be read, or holds nothing, is a usage error", async () => {
+    const missing = await cli(["market", "-c", "base", "--tickers", "@/nonexistent/list.txt"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe("tokenintel: --tickers: cannot read @/nonexistent/list.txt: ENOENT");
+    const empty = await cli(["market", "-c", "base", "--tickers", "-"], { input: "\n\n" });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.trim()).toBe("tokenintel: --tickers: standard input holds no items");
+  });
+});
+
+describe("8. $ before a ticker; values in any case", () => {
+  it("'$AERO,$DEGEN' asks for AERO and DEGEN", async () => {
+    const r = await cli(["market", "-c", "base", "--tickers", "$AERO,$DEGEN", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol),
+    ).toEqual(["AERO", "DEGEN"]);
+    expect(r.stderr).toBe("");
+  });
+
+  it("--chain BASE, -o JSON, --view RISK, --color NEVER", async () => {
+    const upper = await cli([
+      "--color",
+      "NEVER",
+      "market",
+      "--chain",
+      "BASE",
+      "--tickers",
+      "AERO",
+      "-o",
+      "JSON",
+    ]);
+    expect(upper.code, upper.stderr).toBe(0);
+    expect(JSON.parse(upper.stdout)).toHaveLength(1);
+    const solana = await cli(["market", "--chain", "Solana", "--limit", "1", "--json"]);
+    expect(solana.code, solana.stderr).toBe(0);
+    expect((JSON.parse(solana.stdout) as Array<{ token_info: { chain: string } }>)[0]!.token_info.chain).toBe(
+      "solana",
+    );
+    const view = await cli(["market", "-c", "base", "--tickers", "AERO", "--view", "RISK", "-o", "Table"]);
+    expect(view.code, view.stderr).toBe(0);
+    expect(view.stdout).toContain("AERO");
+  });
+});
+
+describe("9. --fields alone, --sort suggestions, sections, rug_status", () => {
+  it("--fields alone lists the command's dot paths on stdout", async () => {
+    const market = await cli(["market", "--fields"]);
+    expect(market.code).toBe(0);
+    const paths = market.stdout.trim().split("\n");
+    expect(paths).toContain("token_info.symbol");
+    expect(paths).toContain("token_metrics.mcap");
+    const agents = await cli(["agents", "--fields"]);
+    expect(agents.stdout.split("\n")).toContain("agent_metrics.mcap");
+    expect(agents.stdout.split("\n")).not.toContain("token_metrics.mcap");
+    const ask = await cli(["ask", "--fields"]);
+    expect(ask.stdout.split("\n").slice(0, 5)).toEqual([
+      "questionId",
+      "answerId",
+      "nlpResponse",
+      "tokenDetails",
+      "token_ticker",
+    ]);
+  });
+
+  it("a --sort typo suggests paths; a section is refused", async () => {
+    const typo = await cli(["agents", "-c", "base", "--sort", "token_metrics.mcap"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr.trim()).toBe(
+      'tokenintel: --sort: unknown field "token_metrics.mcap" for agents (did you mean agent_metrics.mcap?)',
+    );
+    const section = await cli(["market", "-c", "base", "--sort", "token_metrics:desc"]);
+    expect(section.code).toBe(2);
+    expect(section.stderr.trim()).toMatch(/^tokenintel: --sort: "token_metrics" is a section, not a value/);
+  });
+
+  it("rug_status sorts by severity, not by name", async () => {
+    const order = async (dir: string) => {
+      const r = await cli([
+        "agents",
+        "-c",
+        "base",
+        "--sort",
+        `rug_status:${dir}`,
+        "--fields",
+        "rug_status",
+        "--json",
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+      const statuses = (JSON.parse(r.stdout) as Array<{ rug_status: string }>).map((x) => x.rug_status);
+      return [...new Set(statuses)];
+    };
+    expect(await order("desc")).toEqual(["HIGH_RISK", "CAUTION", "SAFE"]);
+    expect(await order("asc")).toEqual(["SAFE", "CAUTION", "HIGH_RISK"]);
+  });
+});
+
+describe("12. table-only flags with other formats", () => {
+  it("one warning line naming the flags given; none for a table", async () => {
+    const args = ["market", "-c", "base", "--tickers", "AERO"];
+    const json = await cli([...args, "--view", "risk", "--wide", "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.stderr).toBe(
+      "tokenintel: warning: --view, --wide only shape the table; not applied to -o json (--fields picks what every format shows)\n",
+    );
+    const csv = await cli([...args, "--columns", "id", "-o", "csv"]);
+    expect(csv.stderr).toBe(
+      "tokenintel: warning: --columns only shapes the table; not applied to -o csv (--fields picks what every format shows)\n",
+    );
+    const table = await cli([...args, "--view", "risk", "--wide", "-o", "table"]);
+    expect(table.stderr).toBe("");
+    const ask = await cli(["ask", "how is $BAKO doing", "--wide", "--ndjson"]);
+    expect(ask.code).toBe(0);
+    expect(ask.stderr).toBe(
+      "tokenintel: warning: --wide only shapes the table; not applied to -o ndjson (--fields picks what every format shows)\n",
+    );
+  });
+});
