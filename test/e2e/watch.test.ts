@@ -221,4 +221,23 @@ describe("--watch on a terminal fits it", () => {
     s.child.stdin.write("\x03");
     expect(await s.exited).toBe(130);
   });
+
+  it("--count ends a terminal watch with exit 0, the last table left on the normal screen; --ndjson streams there", async () => {
+    const table = inPty("stty rows 12 cols 100", [...THIRTY, "--watch", "1s", "--count", "1"]);
+    expect(await table.exited).toBe(0);
+    const after = table
+      .screen()
+      .split("\x1b[?1049l")[1]!
+      .replace(/\x1b\[[0-9;]*m/g, "");
+    expect(after.split(/\r?\n/).slice(0, 3)).toEqual([
+      expect.stringMatching(/^Every 1s · /),
+      "",
+      "token_info.symbol",
+    ]);
+    expect(after).not.toContain("more"); // the whole table, not the fitted frame
+    const lines = inPty("stty rows 12 cols 100", [...FIVE, "--watch", "1s", "--count", "1", "--ndjson"]);
+    expect(await lines.exited).toBe(0);
+    expect(lines.screen()).not.toContain("\x1b[?1049h");
+    expect(ndjson(lines.screen().replace(/\r\n/g, "\n"))).toHaveLength(5);
+  });
 });
