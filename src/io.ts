@@ -7,7 +7,7 @@ export type ColorMode = "auto" | "always" | "never";
 
 export interface IOOptions {
   stdin?: NodeJS.ReadStream | (Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown });
-  stdout?: Writable & { isTTY?: boolean; columns?: number };
+  stdout?: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   stderr?: Writable & { isTTY?: boolean; columns?: number };
   env?: NodeJS.ProcessEnv;
   color?: ColorMode;
@@ -24,7 +24,6 @@ export class IO {
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   color: boolean;
-  readonly columns: number;
   readonly env: NodeJS.ProcessEnv;
   private readonly secrets = new Map<string, RegExp>();
   private stdoutClosed = false;
@@ -43,8 +42,6 @@ export class IO {
     this.stdoutIsTTY = forceTTY || Boolean((this.stdout as { isTTY?: boolean }).isTTY);
     this.stderrIsTTY = forceTTY || Boolean((this.stderr as { isTTY?: boolean }).isTTY);
     this.color = decideColor(options.color ?? "auto", env, this.stdoutIsTTY);
-    const cols = (this.stdout as { columns?: number }).columns ?? Number(env.COLUMNS);
-    this.columns = Number.isFinite(cols) && cols > 0 ? cols : 100;
     this.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head -1`): stop writing, end quietly.
       if (error.code === "EPIPE") {
@@ -59,6 +56,36 @@ export class IO {
         this.onStdoutFailed(error);
       }
     });
+  }
+
+  /**
+   * The terminal's width now (a resized terminal reports its new size): the terminal's own, else
+   * $COLUMNS, else 100.
+   */
+  get columns(): number {
+    return this.terminalSize("columns", "COLUMNS") ?? 100;
+  }
+
+  /** The terminal's height now, else $LINES; undefined when neither is known (nothing to fit). */
+  get rows(): number | undefined {
+    return this.terminalSize("rows", "LINES");
+  }
+
+  private terminalSize(dimension: "columns" | "rows", variable: string): number | undefined {
+    const own = (this.stdout as { columns?: number; rows?: number })[dimension];
+    if (own !== undefined && Number.isFinite(own) && own > 0) return own;
+    const fromEnv = Number(this.env[variable]);
+    return Number.isFinite(fromEnv) && fromEnv > 0 ? Math.floor(fromEnv) : undefined;
+  }
+
+  /**
+   * Calls `listener` whenever the terminal on stdout is resized (SIGWINCH); `columns` and `rows`
+   * already hold the new size. Returns the unsubscribe.
+   */
+  onResize(listener: () => void): () => void {
+    const stdout = this.stdout;
+    stdout.on?.("resize", listener);
+    return () => void stdout.off?.("resize", listener);
   }
 
   setColorMode(mode: ColorMode): void {

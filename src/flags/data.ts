@@ -65,6 +65,22 @@ export const PAGING_FLAGS = flagTable({
 
 export const WATCH = {
   flags: "-w, --watch [interval]",
-  description: "redraw every interval (default 10s; never faster than the quota allows)",
+  description:
+    "refresh every interval (default 10s; never faster than the quota allows): a table redrawn in place on a terminal, NDJSON lines into a pipe",
   kind: "optionalDuration",
 } as const satisfies Flag;
+
+/** --watch and what goes with it, for the data commands that can watch. */
+export const WATCH_FLAGS = flagTable({
+  watch: WATCH,
+  count: {
+    flags: "--count <n>",
+    description: "with --watch: stop after n refreshes (exit 0)",
+    kind: "count",
+  },
+  changes: {
+    flags: "--changes",
+    description: "with --watch: only the records that changed since the last refresh (all on the first)",
+    kind: "switch",
+  },
+});

@@ -68,7 +68,12 @@ describe("usage errors: exit 2 before any request", () => {
     ],
     ["unknown sort field", ["directory", "-c", "base", "--sort", "nope"], /--sort: unknown field "nope"/],
     ["unknown view", ["market", "-c", "base", "--view", "nope"], /--view: unknown view "nope"/],
-    ["--watch in a pipe", ["market", "-c", "base", "--watch"], /--watch redraws a terminal/],
+    [
+      "--watch into a pipe as CSV",
+      ["market", "-c", "base", "--watch", "-o", "csv"],
+      /--watch into a pipe writes NDJSON lines/,
+    ],
+    ["--count without --watch", ["market", "-c", "base", "--count", "2"], /--count needs --watch/],
     ["api with a bad method", ["api", "/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],
     ["api --ndjson without --paginate", ["api", "/v1/x", "--ndjson"], /--ndjson goes with --paginate/],
     ["config set of an unknown key", ["config", "set", "colour", "x"], /unknown config key "colour"/],

@@ -164,7 +164,7 @@ describe("--watch", () => {
     expect(s.screen().trimEnd().endsWith("\x1b[?25h\x1b[?1049l")).toBe(true);
   });
 
-  it("is slowed down to stay under the quota, and refuses a pipe", async () => {
+  it("is slowed down to stay under the quota, and refuses a table into a pipe", async () => {
     const s = inPty(
       tokenintel(sandbox, [
         "--rate",
@@ -184,9 +184,10 @@ describe("--watch", () => {
     expect(s.screen()).toMatch(/Every 3s \(slowed to 3s: 3 requests a refresh, 60\/min\)/);
     s.child.stdin.write("\x03");
     expect(await s.exited).toBe(130);
-    const piped = await runPiped(["market", "-c", "base", "--watch"]);
+    // Into a pipe a watch streams NDJSON (test/e2e/watch.test.ts); a table it refuses.
+    const piped = await runPiped(["market", "-c", "base", "--watch", "-o", "table"]);
     expect(piped.code).toBe(2);
-    expect(piped.stderr).toMatch(/--watch redraws a terminal/);
+    expect(piped.stderr).toMatch(/--watch into a pipe writes NDJSON lines/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
@@ -9,7 +9,7 @@ const flags = flagTable({
   addresses: ADDRESSES,
   ids: IDS,
   ...PAGING_FLAGS,
-  watch: WATCH,
+  ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
 });
 

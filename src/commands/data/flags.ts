@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { type FlagValues, flagTable } from "../../flags/table.js";
@@ -11,7 +11,7 @@ export const ALL_DATA_FLAGS = flagTable({
   ids: IDS,
   ...PAGING_FLAGS,
   view: { flags: "--view <view>", description: "column set", kind: "text" },
-  watch: WATCH,
+  ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
   ...PAYMENT_FLAGS,
 });

@@ -42,6 +42,12 @@ export interface ParsedDataOptions {
   strict: boolean;
   /** --watch: milliseconds between refreshes. */
   watchMs: number | undefined;
+  /** --count: stop after this many refreshes. */
+  watchCount: number | undefined;
+  /** --changes: only the records that changed since the last refresh. */
+  watchChanges: boolean;
+  /** The watch streams NDJSON lines (a pipe, or --ndjson) instead of redrawing a table. */
+  watchStream: boolean;
 }
 
 /** Checks what the flags say together, before any request; the result is all a run needs. */
@@ -102,13 +108,23 @@ export async function parseDataOptions(
   // --watch with another format is refused below; no warning first.
   if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
   let watchMs: number | undefined;
+  let watchStream = false;
   if (opts.watch !== undefined) {
     watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
-    if (!ctx.io.stdoutIsTTY)
-      throw new UsageError("--watch redraws a terminal; for pipes and cron, run the command on a schedule");
-    if (format !== "table")
-      throw new UsageError("--watch shows a table; it cannot be combined with --output/--json/--ndjson");
+    // A terminal gets a table redrawn in place; a pipe (or --ndjson) a stream of NDJSON lines.
+    const asked = opts.output ?? (opts.json ? "json" : opts.ndjson ? "ndjson" : undefined);
+    watchStream = asked === "ndjson" || (!ctx.io.stdoutIsTTY && asked === undefined);
+    if (!watchStream && !ctx.io.stdoutIsTTY)
+      throw new UsageError(
+        `--watch into a pipe writes NDJSON lines; drop ${opts.output ? `--output ${asked}` : `--${asked}`} or use --ndjson`,
+      );
+    if (!watchStream && asked !== undefined && asked !== "table")
+      throw new UsageError(
+        `--watch on a terminal shows a table or streams --ndjson; it cannot write ${asked}`,
+      );
     if (page !== undefined) throw new UsageError("--watch cannot be combined with --page");
+  } else if (opts.count !== undefined || opts.changes) {
+    throw new UsageError(`${opts.count !== undefined ? "--count" : "--changes"} needs --watch`);
   }
   const window = ctx.settings.concurrency * 2;
   return {
@@ -120,6 +136,9 @@ export async function parseDataOptions(
     sortLimit: sort ? limit : undefined,
     strict: Boolean(opts.strict),
     watchMs,
+    watchCount: opts.count,
+    watchChanges: Boolean(opts.changes),
+    watchStream,
     query: {
       endpoint: spec.endpoint,
       query: [

@@ -3,23 +3,36 @@ import { sleep } from "../../api/limiter.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
-import { sanitizeInline } from "../../output/sanitize.js";
 import { sortRecords } from "../../output/sort.js";
-import { renderTable } from "../../output/table.js";
-import { truncateWidth } from "../../output/width.js";
 import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";
+import { ChangeFilter } from "./watch-changes.js";
 
 /** The service's default quota: refreshes are spaced so a watch stays under it. */
 const DEFAULT_QUOTA_PER_MINUTE = 100;
 
-const ALT_SCREEN_ON = "\x1b[?1049h\x1b[?25l";
-const ALT_SCREEN_OFF = "\x1b[?25h\x1b[?1049l";
-const HOME_AND_CLEAR = "\x1b[H\x1b[2J";
+/** One refresh as a view shows it. */
+export interface Refresh {
+  /** The records to show, in final order (only the changed ones with --changes). */
+  records: unknown[];
+  /** How long until the next refresh, and why it is longer than asked, if it is. */
+  intervalMs: number;
+  note: string;
+}
+
+/** Where a watch goes: a screen redrawn in place (terminal) or a stream of NDJSON lines (pipe). */
+export interface WatchView {
+  show(refresh: Refresh): Promise<void>;
+  /** A refresh that failed and will be tried again: the view says so and keeps what it showed. */
+  failed(message: string, retryMs: number): Promise<void>;
+  /** The watch ended (--count reached, Ctrl-C, an error): leave the terminal as it was. */
+  close(completed: boolean): Promise<void>;
+}
 
 /**
- * --watch: redraws the table in place every interval on the terminal's alternate screen, with the
- * cells that changed since the last refresh highlighted; Ctrl-C leaves the screen as it was.
+ * --watch: fetches the records every interval (never faster than the quota allows) and hands each
+ * refresh to a view, until Ctrl-C or --count refreshes. A refresh's records are exactly what the
+ * engine streams (sorted, filtered), so a filter on the query composes with the watch.
  */
 export async function runWatch(
   ctx: RunContext,
@@ -27,67 +40,65 @@ export async function runWatch(
   parsed: ParsedDataOptions,
   emptyMessage: string,
 ): Promise<void> {
-  const io = ctx.io;
+  const view: WatchView = parsed.watchStream
+    ? new (await import("./watch-stream.js")).StreamView(ctx.io, parsed.fields)
+    : new (await import("./watch-screen.js")).ScreenView(ctx.io, parsed, ctx.commandLine, emptyMessage);
   const quota = client.ratePerMinute ?? DEFAULT_QUOTA_PER_MINUTE;
-  const command = ctx.commandLine;
-  let previous: Map<string, string> | undefined;
+  const changes = parsed.watchChanges ? new ChangeFilter(parsed.fields) : undefined;
   let interval = parsed.watchMs!;
   let note = "";
-  let restored = false;
-  const restore = () => {
-    if (restored) return;
-    restored = true;
-    io.stdout.write(ALT_SCREEN_OFF);
-  };
-  process.once("exit", restore);
-  io.stdout.write(ALT_SCREEN_ON);
+  let refreshes = 0;
+  let completed = false;
   try {
     for (;;) {
       let requests = 0;
-      let header: string;
-      let body = "";
+      let records: unknown[] | undefined;
       try {
-        const records: unknown[] = [];
-        const query = { ...parsed.query, onProgress: () => void requests++ };
-        for await (const batch of streamRecords(client, query)) records.push(...batch);
-        const sorted = parsed.sort ? sortRecords(records, parsed.sort) : records;
-        const shown = parsed.sortLimit === undefined ? sorted : sorted.slice(0, parsed.sortLimit);
-        const columns = parsed.columns(shown);
-        const first = renderTable(shown, columns, io, { width: io.columns });
-        const changed = new Set<string>();
-        if (previous) for (const [key, text] of first.cells) if (previous.get(key) !== text) changed.add(key);
-        const table = changed.size
-          ? renderTable(shown, columns, io, { width: io.columns, highlight: changed })
-          : first;
-        previous = first.cells;
-        body = shown.length ? table.text : `${emptyMessage}\n`;
-        // Never faster than the quota allows for the requests one refresh takes.
-        const floor = Math.ceil((Math.max(1, requests) * 60_000) / quota);
-        if (interval < floor) {
-          interval = floor;
-          note = ` (slowed to ${Math.ceil(floor / 1000)}s: ${requests} requests a refresh, ${quota}/min)`;
-        }
-        header = `Every ${formatDuration(interval, true)}${note} · ${new Date().toLocaleTimeString()} · ${changed.size} changed · ${command}`;
+        records = await fetchRefresh(client, parsed, () => void requests++);
       } catch (error) {
         if (
           error instanceof InterruptedError ||
           error instanceof AuthError ||
           error instanceof UsageError ||
-          error instanceof PaymentError
+          error instanceof PaymentError ||
+          ctx.signal.aborted
         )
-          throw error;
-        const message = error instanceof CliError ? error.message : String(error);
-        header = `${command} · refresh failed at ${new Date().toLocaleTimeString()}: ${message} (trying again in ${formatDuration(interval, true)})`;
-        body = "";
+          throw error instanceof CliError || !ctx.signal.aborted ? error : new InterruptedError();
+        await view.failed(error instanceof CliError ? error.message : String(error), interval);
       }
-      await io.out(
-        `${HOME_AND_CLEAR}${truncateWidth(sanitizeInline(io.redact(header)), io.columns)}\n\n${body}`,
-      );
+      if (records) {
+        // Never faster than the quota allows for the requests one refresh takes.
+        const floor = Math.ceil((Math.max(1, requests) * 60_000) / quota);
+        if (interval < floor) {
+          interval = floor;
+          note = ` (slowed to ${formatDuration(floor, true)}: ${requests} requests a refresh, ${quota}/min)`;
+        }
+        await view.show({ records: changes ? changes.next(records) : records, intervalMs: interval, note });
+        refreshes++;
+        if (parsed.watchCount !== undefined && refreshes >= parsed.watchCount) {
+          completed = true;
+          return;
+        }
+      }
       await sleep(interval, ctx.signal).catch(() => {
         throw new InterruptedError();
       });
     }
   } finally {
-    restore();
+    await view.close(completed);
   }
+}
+
+/** One refresh's records: the same stream a single run writes, in the order it writes them. */
+async function fetchRefresh(
+  client: ApiClient,
+  parsed: ParsedDataOptions,
+  onRequest: () => void,
+): Promise<unknown[]> {
+  const records: unknown[] = [];
+  const query = { ...parsed.query, onProgress: onRequest };
+  for await (const batch of streamRecords(client, query)) records.push(...batch);
+  const sorted = parsed.sort ? sortRecords(records, parsed.sort) : records;
+  // --sort with --limit: the top n of the whole (the pager was given no limit).
+  return parsed.sortLimit === undefined ? sorted : sorted.slice(0, parsed.sortLimit);
 }

@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
@@ -17,7 +17,7 @@ const flags = flagTable({
     choices: MARKET_VIEWS,
     what: "view",
   },
-  watch: WATCH,
+  ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
 });
 
