@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, Loader> = {
   api: () => import("./commands/api/index.js"),
   auth: () => import("./commands/auth/index.js"),
   config: () => import("./commands/config/index.js"),
+  cache: () => import("./commands/cache/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   completion: () => import("./commands/completion/index.js"),
 };

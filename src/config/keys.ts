@@ -5,6 +5,7 @@ export const CONFIG_KEYS = {
   output: "default output format: table, json, ndjson or csv",
   timeout: "per-request timeout, e.g. 30s",
   retries: "retries for failed requests (default 3)",
+  cache: "answer repeated GETs from disk for this long, e.g. 10m (0 or unset: off)",
 } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

@@ -7,6 +7,7 @@ import {
   oneOf,
   rateSchema,
   sizeSchema,
+  ttlSchema,
   urlSchema,
   wholeNumber,
 } from "./values.js";
@@ -55,6 +56,8 @@ function schemaOf(flag: Flag): z.ZodType {
       return SHARE;
     case "size":
       return sizeSchema;
+    case "ttl":
+      return ttlSchema;
   }
 }
 

@@ -7,6 +7,7 @@ import {
   durationSchema,
   outputSchema,
   parseValue,
+  ttlSchema,
   urlSchema,
   wholeNumber,
 } from "../../flags/values.js";
@@ -18,6 +19,7 @@ const SCHEMAS: Record<ConfigKey, ZodType> = {
   output: outputSchema,
   timeout: durationSchema,
   retries: wholeNumber("of 0 or more", 0),
+  cache: ttlSchema,
 };
 
 function checkKey(key: string): ConfigKey {
