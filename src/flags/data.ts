@@ -33,6 +33,13 @@ export const IDS = {
   kind: "list",
 } as const satisfies Flag;
 
+export const WHERE = {
+  flags: "--where <path><op><value>",
+  description:
+    "keep records where a dot path compares: = != > >= < <= or ~ (substring, any case); numbers exactly, null = missing (repeatable: all must hold)",
+  kind: "repeated",
+} as const satisfies Flag;
+
 export const PAGING_FLAGS = flagTable({
   ecosystem: {
     flags: "-e, --ecosystem <name>",
@@ -52,6 +59,7 @@ export const PAGING_FLAGS = flagTable({
     description: "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",
     kind: "text",
   },
+  where: WHERE,
 });
 
 export const WATCH = {

@@ -19,7 +19,7 @@ import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
 import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
 import type { DataOptions } from "./flags.js";
 import { chooseFormat } from "./output.js";
-import { checkPaths, parseSortFlag } from "./paths.js";
+import { checkPaths, parseSortFlag, parseWhereFlags } from "./paths.js";
 import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
@@ -88,6 +88,14 @@ export async function parseDataOptions(
     return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
   const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
+  const where = parseWhereFlags(opts.where, spec.shape, spec.name);
+  const filter = where
+    ? await import("../../output/where.js").then(
+        ({ matchesAll }) =>
+          (record: unknown) =>
+            matchesAll(record, where),
+      )
+    : undefined;
   let watchMs: number | undefined;
   if (opts.watch !== undefined) {
     watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
@@ -113,6 +121,7 @@ export async function parseDataOptions(
       ],
       selector,
       limit,
+      filter,
       page,
       maxPages,
       window,
