@@ -17,6 +17,8 @@ export interface ClientRequest {
   payment?: PaymentOptions;
   /** How many requests the command will make, for the price in a 402 message. */
   estimate?: RequestEstimate;
+  /** Every answer from the server, none from the response cache (a watch's refreshes). */
+  fresh?: boolean;
 }
 
 /**
@@ -132,7 +134,7 @@ export class Context implements RunContext {
       log,
       verbose: Boolean(globals.verbose),
       quiet: this.io.quiet,
-      cache: cache.enabled ? cache : undefined,
+      cache: cache.enabled && !request.fresh ? cache : undefined,
       // The sandbox listens on a new port each run; its answers are the same whichever.
       cacheOrigin: globals.sandbox ? "sandbox" : undefined,
     });

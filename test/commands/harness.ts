@@ -133,7 +133,7 @@ export class FakeContext implements RunContext {
       log: (line) => this.io.err(line),
       verbose: false,
       quiet: true,
-      cache: cache.enabled ? cache : undefined,
+      cache: cache.enabled && !request.fresh ? cache : undefined,
     });
     return this.clientInstance;
   }

@@ -1,10 +1,11 @@
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
 
 // --cache <ttl> end to end: the built binary against the sandbox, which counts every request.
 
@@ -252,5 +253,35 @@ describe("--cache with --pay", () => {
     } finally {
       await paid.close();
     }
+  });
+});
+
+describe("--cache with --watch", () => {
+  it("a watch's refreshes always ask the server, even with an entry in the cache", async () => {
+    const cache = cacheDir();
+    const args = ["--base-url", sandbox.url, "market", "-c", "base", "--tickers", "AERO", "--cache", "10m"];
+    const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cache };
+    expect((await run([...args, "--json"], dir.path, { env })).code).toBe(0);
+    const before = sandbox.stats.byPath["/v1/crypto-market/"] ?? 0;
+    const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+    const child = spawn(
+      "script",
+      ["-qfec", [process.execPath, BIN, ...args, "--watch", "1s"].map(sh).join(" "), "/dev/null"],
+      {
+        env: { ...baseEnv(dir.path), ...env, COLUMNS: "100", LINES: "40", TERM: "xterm-256color" },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let screen = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const asked = () => (sandbox.stats.byPath["/v1/crypto-market/"] ?? 0) - before;
+    const deadline = Date.now() + 15_000;
+    while (((screen.match(/Every 1s/g) ?? []).length < 3 || asked() < 2) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25));
+    child.stdin.write("\x03");
+    expect(await exited).toBe(130);
+    expect((screen.match(/Every 1s/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    expect(asked()).toBeGreaterThanOrEqual(2);
   });
 });

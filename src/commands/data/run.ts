@@ -143,6 +143,8 @@ export async function runDataCommand(
     keyRequired: !spec.endpoint.keyOptional,
     payment,
     estimate: estimateRequests(query),
+    // A watch shows what changed: its refreshes never come from the response cache.
+    fresh: parsed.watchMs !== undefined,
   });
   if (payment?.dryRun) {
     const { planPayment } = await import("../../payment/dry-run.js");
