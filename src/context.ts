@@ -1,4 +1,5 @@
 import type { ApiClient, PaymentHook } from "./api/client.js";
+import type { ResponseCache } from "./cache/responses.js";
 import type { ConfigStore } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import type { IO } from "./io.js";
@@ -16,6 +17,8 @@ export interface ClientRequest {
   payment?: PaymentOptions;
   /** How many requests the command will make, for the price in a 402 message. */
   estimate?: RequestEstimate;
+  /** Every answer from the server, none from the response cache (a watch's refreshes). */
+  fresh?: boolean;
 }
 
 /**
@@ -32,12 +35,15 @@ export interface RunContext {
   /** The run's payment session, once client() was asked to pay (--pay, --dry-run). */
   readonly payment: PaymentSession | undefined;
   store(): Promise<ConfigStore>;
+  /** The response cache (--cache <ttl>); disabled (ttl 0) unless a TTL is set. */
+  cache(): Promise<ResponseCache>;
 }
 
 /** The real context of one run of the program. */
 export class Context implements RunContext {
   readonly settings: Settings;
   private storePromise: Promise<ConfigStore> | undefined;
+  private cachePromise: Promise<ResponseCache> | undefined;
   private clientInstance: ApiClient | undefined;
   private sandbox: SandboxServer | undefined;
   payment: PaymentSession | undefined;
@@ -58,6 +64,21 @@ export class Context implements RunContext {
   store(): Promise<ConfigStore> {
     this.storePromise ??= import("./config/store.js").then((m) => m.ConfigStore.open(this.io.env));
     return this.storePromise;
+  }
+
+  cache(): Promise<ResponseCache> {
+    this.cachePromise ??= (async () => {
+      const [{ ResponseCache, responseCacheDir }, { DEFAULT_MAX_BODY_BYTES }] = await Promise.all([
+        import("./cache/responses.js"),
+        import("./api/limits.js"),
+      ]);
+      return new ResponseCache({
+        dir: responseCacheDir(this.io.env),
+        ttlMs: await this.settings.cacheTtlMs(),
+        maxBodyBytes: this.globals.maxBody ?? DEFAULT_MAX_BODY_BYTES,
+      });
+    })();
+    return this.cachePromise;
   }
 
   /** The HTTP client; with --sandbox, starts the sandbox in-process first. */
@@ -83,6 +104,7 @@ export class Context implements RunContext {
       );
     }
     const { ApiClient, isLoopback } = await import("./api/client.js");
+    const cache = await this.cache();
     const log = (line: string) => this.io.err(line);
     const estimate = request.estimate ?? { requests: undefined, exact: false };
     let payment: PaymentHook;
@@ -112,6 +134,9 @@ export class Context implements RunContext {
       log,
       verbose: Boolean(globals.verbose),
       quiet: this.io.quiet,
+      cache: cache.enabled && !request.fresh ? cache : undefined,
+      // The sandbox listens on a new port each run; its answers are the same whichever.
+      cacheOrigin: globals.sandbox ? "sandbox" : undefined,
     });
     return this.clientInstance;
   }
@@ -120,6 +145,11 @@ export class Context implements RunContext {
   async close(): Promise<void> {
     const paid = this.payment?.summary();
     if (paid) this.io.err(paid);
+    const fromCache = this.payment ? ((await this.cachePromise)?.hits ?? 0) : 0;
+    if (fromCache > 0)
+      this.io.err(
+        `tokenintel: ${fromCache} answer${fromCache === 1 ? "" : "s"} from cache, nothing paid for ${fromCache === 1 ? "it" : "them"}`,
+      );
     await this.clientInstance?.close();
     await this.sandbox?.close();
   }

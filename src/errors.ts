@@ -3,6 +3,8 @@ export const ExitCode = {
   ok: 0,
   error: 1,
   usage: 2,
+  /** `tokenintel check --fail-on`: a token reached the risk level named. */
+  risk: 3,
   auth: 4,
   payment: 5,
   interrupted: 130,
@@ -46,6 +48,13 @@ export class AuthError extends CliError {
 export class PaymentError extends CliError {
   constructor(message: string) {
     super(message, ExitCode.payment);
+  }
+}
+
+/** `check --fail-on`: some token reached the level the script refuses. */
+export class RiskError extends CliError {
+  constructor(message: string) {
+    super(message, ExitCode.risk);
   }
 }
 

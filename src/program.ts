@@ -18,10 +18,12 @@ export const COMMANDS: Record<string, Loader> = {
   directory: () => import("./commands/directory/index.js"),
   agents: () => import("./commands/agents/index.js"),
   ta: () => import("./commands/ta/index.js"),
+  check: () => import("./commands/check/index.js"),
   ask: () => import("./commands/ask/index.js"),
   api: () => import("./commands/api/index.js"),
   auth: () => import("./commands/auth/index.js"),
   config: () => import("./commands/config/index.js"),
+  cache: () => import("./commands/cache/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   completion: () => import("./commands/completion/index.js"),
 };

@@ -16,6 +16,7 @@ const ENV_FOR: Partial<Record<ConfigKey, string>> = {
   "base-url": "TOKENINTEL_BASE_URL",
   chain: "TOKENINTEL_CHAIN",
   "pay-network": "TOKENINTEL_PAY_NETWORK",
+  cache: "TOKENINTEL_CACHE",
 };
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";
@@ -79,6 +80,13 @@ export class Settings {
   async retries(): Promise<number> {
     const schema = async () => (await import("./flags/values.js")).wholeNumber("of 0 or more", 0);
     return (await this.get("retries", schema, this.globals.retries)) ?? DEFAULT_RETRIES;
+  }
+
+  /** How long a cached answer stands (--cache, TOKENINTEL_CACHE, config cache); 0: no cache. */
+  async cacheTtlMs(): Promise<number> {
+    if (this.globals.cache === false) return 0;
+    const schema = async () => (await import("./flags/values.js")).ttlSchema;
+    return (await this.get("cache", schema, this.globals.cache)) ?? 0;
   }
 
   get concurrency(): number {

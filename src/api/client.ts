@@ -1,5 +1,6 @@
+import type { ResponseCache } from "../cache/responses.js";
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError, PaymentError } from "../errors.js";
-import { stringifyJson } from "./json.js";
+import { parseJson, stringifyJson } from "./json.js";
 import { Limiter, sleep } from "./limiter.js";
 import {
   backoffMs,
@@ -10,7 +11,7 @@ import {
   THROTTLE_STATUSES,
 } from "./retry.js";
 import { type ApiResponse, Transport } from "./transport.js";
-import { assertKeyMayTravel, buildUrl, followRedirect, type Query } from "./urls.js";
+import { assertKeyMayTravel, buildUrl, followRedirect, type Query, redactUrl } from "./urls.js";
 
 // The HTTP client every command uses. A request is tried (retry.ts) as one exchange, which
 // follows same-origin redirects and answers a 402 once through the payment hook; the limiter
@@ -38,6 +39,9 @@ export interface ClientOptions {
   payment?: PaymentHook;
   /** The most bytes one response body may hold (--max-body); default DEFAULT_MAX_BODY_BYTES. */
   maxBodyBytes?: number;
+  /** Answers to GETs kept on disk (--cache <ttl>); `cacheOrigin` names the server in its keys. */
+  cache?: ResponseCache;
+  cacheOrigin?: string;
 }
 
 /**
@@ -123,6 +127,34 @@ export class ApiClient {
 
   async request(path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const method = opts.method ?? "GET";
+    const cache = this.options.cache;
+    // A dry run reads a fresh offer; everything else a GET asks may come from the cache.
+    if (cache?.enabled && method === "GET" && !opts.returnPaymentRequired) {
+      const url = this.buildUrl(path, opts.query, false);
+      const key = {
+        origin: this.options.cacheOrigin ?? url.origin,
+        method,
+        target: `${url.pathname}${url.search}`,
+        apiKey: this.options.apiKey,
+      };
+      const hit = cache.get(key);
+      const body = hit && !opts.raw ? jsonOrMiss(hit.text) : undefined;
+      if (hit && body !== MISS) {
+        cache.hits++;
+        const shown = redactUrl(this.buildUrl(path, opts.query));
+        if (this.options.verbose)
+          this.options.log(`> GET ${shown} from cache (age ${Math.floor(hit.ageMs / 1000)}s)`);
+        return { status: hit.status, headers: hit.headers, body, text: hit.text, url: shown };
+      }
+      const res = await this.fetch(path, method, opts);
+      cache.put(key, res);
+      return res;
+    }
+    return this.fetch(path, method, opts);
+  }
+
+  /** A request over the network: retried, redirected, paid as needed. */
+  private async fetch(path: string, method: "GET" | "POST", opts: RequestOptions): Promise<ApiResponse> {
     const flight: Flight = {
       method,
       url: this.buildUrl(path, opts.query, method === "GET"),
@@ -237,6 +269,18 @@ export class ApiClient {
       retryable: RETRY_STATUSES.has(res.status),
       retryAfterMs: retryAfterMs(res.headers),
     });
+  }
+}
+
+const MISS = Symbol("not JSON");
+
+/** A cached body as JSON; a body kept as text (`tokenintel api`) that is not JSON is a miss here. */
+function jsonOrMiss(text: string): unknown {
+  if (!text.length) return undefined;
+  try {
+    return parseJson(text);
+  } catch {
+    return MISS;
   }
 }
 

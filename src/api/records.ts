@@ -22,6 +22,8 @@ export interface RecordQuery {
   query: Query;
   selector?: Selector;
   limit?: number;
+  /** Keeps only the records it accepts, before the limit counts them (--where). */
+  filter?: (record: unknown) => boolean;
   /** Fetch exactly this page. */
   page?: number;
   /** Requests scheduled ahead of the one being consumed. */
@@ -89,6 +91,7 @@ export async function* streamRecords(
         if (seen.has(id)) continue;
         seen.add(id);
       }
+      if (q.filter && !q.filter(record)) continue;
       out.push(record);
       remaining--;
     }

@@ -6,6 +6,7 @@ export const CONFIG_KEYS = {
   timeout: "per-request timeout, e.g. 30s",
   retries: "retries for failed requests (default 3)",
   "pay-network": "where --pay pays when several networks are offered: base, polygon or base-sepolia",
+  cache: "answer repeated GETs from disk for this long, e.g. 10m (0 or unset: off)",
 } as const;
 export type ConfigKey = keyof typeof CONFIG_KEYS;
 

@@ -35,6 +35,13 @@ export const IDS = {
   kind: "list",
 } as const satisfies Flag;
 
+export const WHERE = {
+  flags: "--where <path><op><value>",
+  description:
+    "keep records where a dot path compares: = != > >= < <= or ~ (substring, any case); numbers exactly, null = missing (repeatable: all must hold)",
+  kind: "repeated",
+} as const satisfies Flag;
+
 export const PAGING_FLAGS = flagTable({
   ecosystem: {
     flags: "-e, --ecosystem <name>",
@@ -61,6 +68,7 @@ export const PAGING_FLAGS = flagTable({
       "exit 1 when an item of --tickers/--addresses/--ids matches nothing (the matches are still printed)",
     kind: "switch",
   },
+  where: WHERE,
 });
 
 export const WATCH = {

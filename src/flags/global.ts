@@ -46,6 +46,13 @@ export const GLOBAL_FLAGS = flagTable({
     description: `refuse a response larger than this, e.g. 64MB or 512KiB (default ${formatBytes(DEFAULT_MAX_BODY_BYTES, true)}, at most ${formatBytes(MAX_BODY_CAP_BYTES, true)}); JSON nested deeper than ${MAX_JSON_DEPTH} levels is always refused`,
     kind: "size",
   },
+  cache: {
+    flags: "--cache <ttl>",
+    description:
+      "answer a GET repeated within ttl from disk, without a request (e.g. 60s, 10m, 1h; 0 = off; or TOKENINTEL_CACHE, 'config set cache')",
+    kind: "ttl",
+    negation: { flags: "--no-cache", description: "neither read nor write the response cache in this run" },
+  },
   verbose: {
     flags: "-v, --verbose",
     description: "log each request (key redacted) and full errors to stderr",

@@ -7,6 +7,7 @@ import {
   oneOf,
   rateSchema,
   sizeSchema,
+  ttlSchema,
   urlSchema,
   wholeNumber,
 } from "./values.js";
@@ -57,7 +58,20 @@ function schemaOf(flag: Flag): z.ZodType {
       return SHARE;
     case "size":
       return sizeSchema;
+    case "ttl":
+      return ttlSchema;
   }
+}
+
+/** A flag with a --no- spelling: false, or the flag's own value with the flag's own message. */
+function orFalse(schema: z.ZodType): z.ZodType {
+  return z.unknown().transform((value, ctx) => {
+    if (value === false) return false;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    ctx.addIssue({ code: "custom", message: result.error.issues[0]?.message ?? "invalid value" });
+    return z.NEVER;
+  });
 }
 
 const objects = new WeakMap<FlagTable, z.ZodObject>();
@@ -69,7 +83,7 @@ export function schemaFor(table: FlagTable): z.ZodObject {
     const shape: Record<string, z.ZodType> = {};
     for (const [key, flag] of Object.entries(table)) {
       const value = schemaOf(flag);
-      shape[key] = (flag.negation ? z.union([z.literal(false), value]) : value).optional();
+      shape[key] = (flag.negation ? orFalse(value) : value).optional();
     }
     schema = z.object(shape);
     objects.set(table, schema);

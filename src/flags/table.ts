@@ -36,7 +36,9 @@ export type FlagKind =
   /** a rate from 0 to 1 */
   | "share"
   /** a size in bytes: 64MB, 64MiB, 512KiB */
-  | "size";
+  | "size"
+  /** a cache's time to live (90s, 10m, 1h, 1d; 0 = off): milliseconds */
+  | "ttl";
 
 export interface Flag<K extends FlagKind = FlagKind, C extends readonly string[] = readonly string[]> {
   /** commander's spelling: "-c, --chain <chain>", "--pay", "-w, --watch [interval]" */
@@ -77,6 +79,7 @@ interface KindValue {
   amount: string;
   share: number;
   size: number;
+  ttl: number;
 }
 
 type ValueOf<F extends Flag> =

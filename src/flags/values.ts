@@ -42,6 +42,27 @@ export const durationSchema = z
     return Math.round(ms);
   });
 
+/** The most a cache entry may answer for: a week. */
+export const MAX_TTL_MS = 7 * 24 * 3_600_000;
+
+/** A cache's time to live: "90s", "10m", "1h", "1d" or seconds; "0" turns the cache off. */
+export const ttlSchema = z
+  .string()
+  .trim()
+  .transform((text, ctx) => {
+    const m = /^(\d+)(s|m|h|d)?$/.exec(text);
+    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m?.[2] ?? "s"]!;
+    const ms = m ? Number(m[1]) * unit : Number.NaN;
+    if (!(ms >= 0 && ms <= MAX_TTL_MS)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a time to live such as 60s, 10m, 1h or 1d (at most 7d; 0 turns the cache off), got ${JSON.stringify(text)}`,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
 export const urlSchema = z
   .string()
   .trim()

@@ -1,5 +1,5 @@
 import { LosslessNumber } from "../api/json.js";
-import { numberToPlain } from "./format.js";
+import { numberToPlain, toPlainDecimal } from "./format.js";
 import { getPath } from "./paths.js";
 
 // --sort <path>[:asc|desc]: by any dot path, numbers compared exactly from their digits (decimal
@@ -28,13 +28,20 @@ export function severityRank(value: unknown): number {
 
 const DECIMAL = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
 
-function decimalParts(value: unknown): { negative: boolean; int: string; frac: string } | undefined {
+export interface DecimalParts {
+  negative: boolean;
+  int: string;
+  frac: string;
+}
+
+/** A number's sign and digits, read from a decimal string, a JSON number or a lossless number. */
+export function decimalParts(value: unknown): DecimalParts | undefined {
   let text: string | undefined;
-  if (typeof value === "string") text = value;
+  // Exponent forms (1e400, "2.5E-3") are written out from their digits, never through a double.
+  if (typeof value === "string") text = toPlainDecimal(value.trim()) ?? value;
   else if (typeof value === "number" && Number.isFinite(value)) text = numberToPlain(value);
-  // Exponent forms (1e400) keep their digits only as far as a double does.
   else if (value instanceof LosslessNumber)
-    text = /^-?\d+(\.\d+)?$/.test(value.raw) ? value.raw : numberToPlain(Number(value.raw));
+    text = toPlainDecimal(value.raw) ?? numberToPlain(Number(value.raw));
   if (text === undefined) return undefined;
   const m = DECIMAL.exec(text);
   if (!m) return undefined;
@@ -45,7 +52,7 @@ function decimalParts(value: unknown): { negative: boolean; int: string; frac: s
 }
 
 /** Compares two decimals digit by digit: no float, so 0.10000000000000000001 > 0.1. */
-export function compareDecimals(a: { negative: boolean; int: string; frac: string }, b: typeof a): number {
+export function compareDecimals(a: DecimalParts, b: DecimalParts): number {
   if (a.negative !== b.negative) return a.negative ? -1 : 1;
   const sign = a.negative ? -1 : 1;
   if (a.int.length !== b.int.length) return sign * (a.int.length - b.int.length);

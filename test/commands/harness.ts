@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { CommanderError } from "commander";
 import { ApiClient } from "../../src/api/client.js";
+import { ResponseCache, responseCacheDir } from "../../src/cache/responses.js";
 import { ConfigStore } from "../../src/config/store.js";
 import type { ClientRequest, RunContext } from "../../src/context.js";
 import { CliError, ExitCode } from "../../src/errors.js";
@@ -87,6 +88,7 @@ export class FakeContext implements RunContext {
   /** How many clients the command asked for: 0 means no request could have been made. */
   clients = 0;
   private clientInstance: ApiClient | undefined;
+  private cacheInstance: ResponseCache | undefined;
 
   constructor(
     globals: Record<string, unknown>,
@@ -106,7 +108,11 @@ export class FakeContext implements RunContext {
       stdin,
       stdout: sink((s) => (this.stdout += s)),
       stderr: sink((s) => (this.stderr += s)),
-      env: { ...env, TOKENINTEL_CONFIG_DIR: this.configDir },
+      env: {
+        TOKENINTEL_CACHE_DIR: join(this.configDir, "cache"),
+        ...env,
+        TOKENINTEL_CONFIG_DIR: this.configDir,
+      },
       color: "never",
     });
     this.settings = new Settings(parseFlags(GLOBAL_FLAGS, globals), this.io.env);
@@ -117,6 +123,7 @@ export class FakeContext implements RunContext {
     this.clients++;
     const key = await this.settings.apiKey();
     if (request.keyRequired && !key) throw new CliError("no API key", ExitCode.auth);
+    const cache = await this.cache();
     this.clientInstance ??= new ApiClient({
       baseUrl: this.baseUrl,
       apiKey: key?.key,
@@ -126,12 +133,22 @@ export class FakeContext implements RunContext {
       log: (line) => this.io.err(line),
       verbose: false,
       quiet: true,
+      cache: cache.enabled && !request.fresh ? cache : undefined,
     });
     return this.clientInstance;
   }
 
   store(): Promise<ConfigStore> {
     return ConfigStore.open(this.io.env);
+  }
+
+  async cache(): Promise<ResponseCache> {
+    this.cacheInstance ??= new ResponseCache({
+      dir: responseCacheDir(this.io.env),
+      ttlMs: await this.settings.cacheTtlMs(),
+      maxBodyBytes: 32 * 1024 * 1024,
+    });
+    return this.cacheInstance;
   }
 
   async close(): Promise<void> {

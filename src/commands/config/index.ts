@@ -22,7 +22,7 @@ const SETTINGS = Object.entries(CONFIG_KEYS)
 
 export default defineCommand({
   name: "config",
-  description: "read and change settings: base-url, chain, output, timeout, retries",
+  description: "read and change settings: base-url, chain, output, timeout, retries, cache",
   flags: {},
   examples: ["tokenintel config set chain base", "tokenintel config get chain", "tokenintel config list"],
   notes: `Settings:\n${SETTINGS}`,

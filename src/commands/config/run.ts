@@ -8,6 +8,7 @@ import {
   oneOf,
   outputSchema,
   parseValue,
+  ttlSchema,
   urlSchema,
   wholeNumber,
 } from "../../flags/values.js";
@@ -21,6 +22,7 @@ const SCHEMAS: Record<ConfigKey, ZodType> = {
   timeout: durationSchema,
   retries: wholeNumber("of 0 or more", 0),
   "pay-network": oneOf(USDC_NETWORK_NAMES, "network"),
+  cache: ttlSchema,
 };
 
 function checkKey(key: string): ConfigKey {

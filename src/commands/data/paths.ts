@@ -1,6 +1,7 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
 import type { SortSpec } from "../../output/sort.js";
+import { parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
 
 // Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of
 // the command's records, with a suggestion when only the section was left out.
@@ -66,4 +67,28 @@ export function parseSortFlag(text: string | undefined, shape: Shape, what: stri
     descending: m[2]?.toLowerCase() === "desc",
     ...(SEVERITY_PATHS.has(path) ? { by: "severity" as const } : {}),
   };
+}
+
+/** --where <path><op><value>, repeatable: each condition read, its path checked like --fields'. */
+export function parseWhereFlags(
+  texts: readonly string[] | undefined,
+  shape: Shape,
+  what: string,
+): WhereCondition[] | undefined {
+  if (!texts?.length) return undefined;
+  const conditions = texts.map((text) => {
+    try {
+      return parseWhere(text);
+    } catch (error) {
+      if (error instanceof WhereSyntaxError) throw new UsageError(`--where: ${error.message}`);
+      throw error;
+    }
+  });
+  checkPaths(
+    "--where",
+    conditions.map((c) => c.path),
+    shape,
+    what,
+  );
+  return conditions;
 }

@@ -21,7 +21,7 @@ import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
 import { chooseFormat, warnTableOnly } from "./output.js";
 import { writeStream } from "./partial.js";
-import { checkPaths, parseSortFlag, pathListing } from "./paths.js";
+import { checkPaths, parseSortFlag, parseWhereFlags, pathListing } from "./paths.js";
 import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
@@ -107,6 +107,14 @@ export async function parseDataOptions(
   const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
   // --watch with another format is refused below; no warning first.
   if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
+  const where = parseWhereFlags(opts.where, spec.shape, spec.name);
+  const filter = where
+    ? await import("../../output/where.js").then(
+        ({ matchesAll }) =>
+          (record: unknown) =>
+            matchesAll(record, where),
+      )
+    : undefined;
   let watchMs: number | undefined;
   let watchStream = false;
   if (opts.watch !== undefined) {
@@ -148,6 +156,7 @@ export async function parseDataOptions(
       selector,
       // The top n by a field is known only once every record is in: sorting reads all pages.
       limit: sort ? undefined : limit,
+      filter,
       page,
       maxPages,
       window,
@@ -174,6 +183,8 @@ export async function runDataCommand(
     keyRequired: !spec.endpoint.keyOptional,
     payment,
     estimate: estimateRequests(query),
+    // A watch shows what changed: its refreshes never come from the response cache.
+    fresh: parsed.watchMs !== undefined,
   });
   if (payment?.dryRun) {
     const { planPayment } = await import("../../payment/dry-run.js");

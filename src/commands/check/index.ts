@@ -1,0 +1,47 @@
+import { ADDRESSES, CHAIN, IDS, TICKERS } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { flagTable } from "../../flags/table.js";
+import { thresholdTable } from "../../risk/rules.js";
+import { defineCommand } from "../command.js";
+
+const flags = flagTable({
+  chain: CHAIN,
+  tickers: {
+    ...TICKERS,
+    description: `${TICKERS.description}; @file reads a list from a file (- for stdin)`,
+  },
+  addresses: { ...ADDRESSES, description: `${ADDRESSES.description}; @file reads a list from a file` },
+  ids: { ...IDS, description: `${IDS.description}; @file reads a list from a file` },
+  failOn: {
+    flags: "--fail-on <level>",
+    description: "exit 3 when any token reaches this level: medium or high",
+    kind: "choice",
+    choices: ["medium", "high"],
+    what: "risk level",
+  },
+  output: OUTPUT_FLAGS.output,
+  json: OUTPUT_FLAGS.json,
+  ndjson: OUTPUT_FLAGS.ndjson,
+});
+
+export default defineCommand({
+  name: "check",
+  description: "a risk verdict per token (low, medium, high) and the fields behind it, for scripts",
+  flags,
+  examples: [
+    "tokenintel check --sandbox -c base --tickers AERO,DEGEN,BRETT",
+    "tokenintel check --sandbox -c base --tickers AERO --fail-on high && echo 'AERO passes'",
+    "tokenintel check --sandbox -c base --tickers VIRTUAL,LUNA --json | jq '.[] | {symbol, level}'",
+  ],
+  notes: `A token's level is the highest any rule gives it; low when none applies. Values are compared
+exactly from their digits; a value at a threshold reaches it.
+
+${thresholdTable()}
+
+Exit codes: 0 ok; 3 with --fail-on when any token reaches that level; 1 when a token named has no
+data (no verdict is given for it); 2 usage; 4 auth.`,
+  async run(ctx, opts) {
+    const { runCheck } = await import("./run.js");
+    await runCheck(ctx, opts);
+  },
+});

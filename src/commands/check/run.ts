@@ -1,0 +1,152 @@
+import { readFile } from "node:fs/promises";
+import { PageCeilingError } from "../../api/pager.js";
+import { type RecordQuery, type Selector, type SelectorKind, streamRecords } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import { CliError, RiskError, UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import { splitList } from "../../flags/values.js";
+import type { Column } from "../../output/columns.js";
+import { createWriter } from "../../output/writers.js";
+import { assessRisk, type RiskLevel, type RiskReason, reaches } from "../../risk/rules.js";
+import { identityOf } from "../../spec/identity.js";
+import { chooseFormat } from "../data/output.js";
+import { estimateRequests } from "../data/run.js";
+import { MARKET } from "../market/spec.js";
+import type checkCommand from "./index.js";
+
+type CheckOptions = FlagValues<typeof checkCommand.flags>;
+
+/** One line of `check`'s output. */
+export interface CheckRow {
+  symbol: string | undefined;
+  name: string | undefined;
+  address: string | undefined;
+  id: string | undefined;
+  level: RiskLevel;
+  reasons: RiskReason[];
+}
+
+const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
+const OPTION_FOR = { ticker: "tickers", address: "addresses", id: "ids" } as const;
+const LEVEL_TONE = { low: "good", medium: "warn", high: "bad" } as const;
+
+/** A reason in words: `dev sold: dev_wallet_insights.dev_sold_percentage=45.2 (high at >= 25)`. */
+export function reasonText(r: RiskReason): string {
+  return `${r.rule}: ${r.field}=${r.value} (${r.level} at ${r.threshold})`;
+}
+
+/** List items, with `@file` (or `@-`, stdin) read as a list of its own: commas, spaces or lines. */
+async function expandLists(ctx: RunContext, flag: string, items: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const item of items) {
+    if (!item.startsWith("@") || item.length === 1) {
+      out.push(item);
+      continue;
+    }
+    const path = item.slice(1);
+    let text: string;
+    try {
+      text = path === "-" ? await ctx.io.readInput(`${flag} @-`) : await readFile(path, "utf8");
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new UsageError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    }
+    const words = text.split(/[\s,]+/).filter(Boolean);
+    if (!words.length) throw new UsageError(`${flag}: ${path} holds no items`);
+    out.push(...splitList(flag, words));
+  }
+  return [...new Set(out)];
+}
+
+export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<void> {
+  const { chainSchema } = await import("../../flags/values.js");
+  const chain = await ctx.settings.get("chain", async () => chainSchema, opts.chain);
+  if (chain === undefined) {
+    throw new UsageError(
+      "check: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'",
+    );
+  }
+  let selector: Selector | undefined;
+  for (const [kind, param] of Object.entries(MARKET.selectors) as Array<[SelectorKind, string]>) {
+    const given = opts[OPTION_FOR[kind]];
+    if (!given) continue;
+    if (selector) throw new UsageError("check: use one of --tickers, --addresses, --ids at a time");
+    selector = { kind, param, items: await expandLists(ctx, FLAG_FOR[kind], given) };
+  }
+  if (!selector) throw new UsageError("check: name the tokens with --tickers, --addresses or --ids");
+  const format = await chooseFormat(ctx, opts);
+
+  const query: RecordQuery = {
+    endpoint: MARKET.endpoint,
+    query: [["chain", chain]],
+    selector,
+    window: ctx.settings.concurrency * 2,
+    speculate: ctx.settings.concurrency,
+    onRepeat: (note) => ctx.io.warn(note),
+  };
+  const client = await ctx.client({ keyRequired: true, estimate: estimateRequests(query) });
+  const structured = format === "json" || format === "ndjson";
+  const writer = createWriter(format, ctx.io, { columns: () => COLUMNS, emptyMessage: "No tokens matched." });
+  const rows: CheckRow[] = [];
+  const result = { missing: [] as string[] };
+  let ceiling: PageCeilingError | undefined;
+  try {
+    for await (const batch of streamRecords(client, query, result)) {
+      const judged = batch.map(judge);
+      rows.push(...judged);
+      await writer.write(structured ? judged : judged.map(flatRow));
+    }
+  } catch (error) {
+    if (!(error instanceof PageCeilingError)) throw error;
+    ceiling = error;
+  }
+  await writer.end();
+  if (ceiling) throw ceiling;
+
+  const floor = opts.failOn as RiskLevel | undefined;
+  const failing = floor ? rows.filter((r) => reaches(r.level, floor)) : [];
+  const noun = FLAG_FOR[selector.kind].slice(2);
+  const missingNote = result.missing.length
+    ? `no data for ${result.missing.length} of ${selector.items.length} ${noun}, so no verdict: ${result.missing.slice(0, 20).join(", ")}${result.missing.length > 20 ? ", …" : ""}`
+    : undefined;
+  if (failing.length) {
+    if (missingNote) ctx.io.warn(missingNote);
+    const names = failing.map((r) => r.symbol ?? r.address ?? r.id ?? "?").slice(0, 20);
+    throw new RiskError(
+      `${failing.length} of ${rows.length} token${rows.length === 1 ? "" : "s"} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}`,
+    );
+  }
+  if (missingNote) throw new CliError(missingNote);
+}
+
+function judge(record: unknown): CheckRow {
+  const verdict = assessRisk(record);
+  return {
+    symbol: identityOf(record, "symbol"),
+    name: identityOf(record, "name"),
+    address: identityOf(record, "address"),
+    id: identityOf(record, "id"),
+    level: verdict.level,
+    reasons: verdict.reasons,
+  };
+}
+
+/** A row for a table or CSV: the reasons as one cell of text. */
+function flatRow(row: CheckRow): Record<string, unknown> {
+  return { ...row, reasons: row.reasons.map(reasonText).join("; ") };
+}
+
+const COLUMNS: Column[] = [
+  { header: "SYMBOL", paths: ["symbol"], format: "text", max: 12, min: 4 },
+  { header: "ADDRESS", paths: ["address"], format: "address" },
+  {
+    header: "LEVEL",
+    paths: ["level"],
+    format: "text",
+    compute: (record) => {
+      const level = (record as CheckRow).level;
+      return { text: level.toUpperCase(), tone: LEVEL_TONE[level] };
+    },
+  },
+  { header: "REASONS", paths: ["reasons"], format: "text", max: 200, min: 20 },
+];

@@ -1,0 +1,250 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run, tempDir } from "./helpers.js";
+import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+
+// `tokenintel check` end to end: a stub market endpoint serves crafted records, each sitting at (or
+// just short of) one threshold, and the built binary's levels and exit codes are checked.
+
+type Fields = {
+  dev?: Record<string, unknown>;
+  holders?: Record<string, unknown>;
+  metrics?: Record<string, unknown>;
+  top?: Record<string, unknown>;
+};
+
+/** A token with nothing wrong, changed by `fields`. */
+function token(symbol: string, index: number, fields: Fields = {}): Record<string, unknown> {
+  const id = `id${index.toString().padStart(4, "0")}`;
+  return {
+    id,
+    token_info: {
+      id,
+      symbol,
+      name: `${symbol} token`,
+      ca: `0x${index.toString(16).padStart(40, "0")}`,
+      chain: "base",
+      ecosystem: "base",
+    },
+    token_holder_insights: {
+      total_holder_count: 5000,
+      holder_count_change_percentage_24h: "1.00",
+      top_10_holder_percentage: "20.00",
+      ...fields.holders,
+    },
+    dev_wallet_insights: {
+      wallet_address: "0xdead",
+      fresh_wallet: false,
+      dev_sold: false,
+      dev_sold_percentage: "0.00",
+      bundle_wallet_count: 0,
+      bundle_wallet_supply_percentage: "0.00",
+      ...fields.dev,
+    },
+    token_metrics: { usd_price: "1.00", mcap: "100.00", total_liquidity: "50.00", ...fields.metrics },
+    ...fields.top,
+  };
+}
+
+/** Symbol → [record, the level check must give]. */
+const CASES: Array<[string, Fields, "low" | "medium" | "high"]> = [
+  ["CLEAN", {}, "low"],
+  ["SOLD0", { dev: { dev_sold: true, dev_sold_percentage: "0.00" } }, "medium"],
+  ["SOLD2499", { dev: { dev_sold: true, dev_sold_percentage: "24.99" } }, "medium"],
+  ["SOLD25", { dev: { dev_sold: true, dev_sold_percentage: "25.00" } }, "high"],
+  ["BUND499", { dev: { bundle_wallet_supply_percentage: "4.99" } }, "low"],
+  ["BUND5", { dev: { bundle_wallet_supply_percentage: "5.00" } }, "medium"],
+  ["BUND1499", { dev: { bundle_wallet_supply_percentage: "14.99" } }, "medium"],
+  ["BUND15", { dev: { bundle_wallet_supply_percentage: "15" } }, "high"],
+  ["TOP4999", { holders: { top_10_holder_percentage: "49.99" } }, "low"],
+  ["TOP50", { holders: { top_10_holder_percentage: "50.00" } }, "medium"],
+  ["TOP80", { holders: { top_10_holder_percentage: "80.00" } }, "high"],
+  ["FALL499", { holders: { holder_count_change_percentage_24h: "-4.99" } }, "low"],
+  ["FALL5", { holders: { holder_count_change_percentage_24h: "-5.00" } }, "medium"],
+  ["FALL20", { holders: { holder_count_change_percentage_24h: "-20.00" } }, "high"],
+  ["LIQ5", { metrics: { total_liquidity: "5.00", mcap: "100.00" } }, "low"],
+  ["LIQ499", { metrics: { total_liquidity: "4.99", mcap: "100.00" } }, "medium"],
+  ["LIQ1", { metrics: { total_liquidity: "1.00", mcap: "100.00" } }, "medium"],
+  ["LIQ099", { metrics: { total_liquidity: "0.99", mcap: "100.00" } }, "high"],
+  ["FRESH", { dev: { fresh_wallet: true } }, "medium"],
+  ["RUGSAFE", { top: { rug_status: "SAFE" } }, "low"],
+  ["RUGC", { top: { rug_status: "CAUTION" } }, "medium"],
+  ["RUGH", { top: { rug_status: "HIGH_RISK" } }, "high"],
+];
+const RECORDS = CASES.map(([symbol, fields], i) => token(symbol, i + 1, fields));
+const bySymbol = new Map(RECORDS.map((r) => [(r.token_info as { symbol: string }).symbol.toLowerCase(), r]));
+const byAddress = new Map(RECORDS.map((r) => [(r.token_info as { ca: string }).ca.toLowerCase(), r]));
+
+let server: HostileServer;
+let dir: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  dir = tempDir();
+  server = await hostileServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname !== "/v1/crypto-market/") return sendJson(res, { success: false }, 404);
+    const tickers = url.searchParams.get("token_tickers")?.split(",") ?? [];
+    const addresses = url.searchParams.get("token_addresses")?.split(",") ?? [];
+    const data = [
+      ...tickers.map((t) => bySymbol.get(t.toLowerCase())),
+      ...addresses.map((a) => byAddress.get(a.toLowerCase())),
+    ].filter(Boolean);
+    sendJson(res, {
+      success: true,
+      data,
+      meta: { pagination: { page: 1, pageSize: 30, pageCount: 1, total: data.length } },
+    });
+  });
+});
+afterAll(async () => {
+  await server.close();
+  dir.remove();
+});
+
+const check = (args: string[]) =>
+  run(["--base-url", server.url, "check", "-c", "base", ...args], dir.path, {
+    env: { TOKENINTEL_API_KEY: "sk_test_check" },
+  });
+
+interface Row {
+  symbol: string;
+  level: string;
+  reasons: Array<{ level: string; rule: string; field: string; value: string; threshold: string }>;
+}
+
+describe("check", () => {
+  it("gives each token the level of its threshold, at and just short of each boundary", async () => {
+    const r = await check(["--tickers", CASES.map(([s]) => s).join(","), "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(rows.map((x) => [x.symbol, x.level])).toEqual(CASES.map(([s, , level]) => [s, level]));
+    for (const row of rows) expect(row.reasons.length > 0).toBe(row.level !== "low");
+  });
+
+  it("each reason cites its field and the value sent", async () => {
+    const r = await check(["--tickers", "SOLD25,LIQ099,RUGC,FRESH", "--json"]);
+    const rows = JSON.parse(r.stdout) as Row[];
+    expect(rows.map((x) => x.reasons)).toEqual([
+      [
+        {
+          level: "high",
+          rule: "dev sold",
+          field: "dev_wallet_insights.dev_sold_percentage",
+          value: "25.00",
+          threshold: ">= 25",
+        },
+      ],
+      [
+        {
+          level: "high",
+          rule: "liquidity against market cap",
+          field: "token_metrics.total_liquidity/token_metrics.mcap",
+          value: "0.99%",
+          threshold: "< 1",
+        },
+      ],
+      [
+        {
+          level: "medium",
+          rule: "rug status",
+          field: "rug_status",
+          value: "CAUTION",
+          threshold: expect.stringMatching(/^not SAFE/),
+        },
+      ],
+      [
+        {
+          level: "medium",
+          rule: "fresh dev wallet",
+          field: "dev_wallet_insights.fresh_wallet",
+          value: "true",
+          threshold: "= true",
+        },
+      ],
+    ]);
+  });
+
+  it("--fail-on high exits 3 only when a token is high; --fail-on medium from medium", async () => {
+    const passes = await check(["--tickers", "CLEAN,BUND1499,TOP50", "--fail-on", "high", "--json"]);
+    expect(passes.code, passes.stderr).toBe(0);
+    expect(passes.stderr).toBe("");
+
+    const fails = await check(["--tickers", "CLEAN,BUND15", "--fail-on", "high", "--json"]);
+    expect(fails.code).toBe(3);
+    expect(fails.stderr.trim()).toBe(
+      "tokenintel: 1 of 2 tokens at high risk or above (--fail-on high): BUND15",
+    );
+    // The verdicts are still printed, for the script's log.
+    expect((JSON.parse(fails.stdout) as Row[]).map((x) => x.level)).toEqual(["low", "high"]);
+
+    expect((await check(["--tickers", "BUND5", "--fail-on", "medium", "--json"])).code).toBe(3);
+    expect((await check(["--tickers", "BUND499,LIQ5", "--fail-on", "medium", "--json"])).code).toBe(0);
+    expect((await check(["--tickers", "RUGH", "--fail-on", "medium", "--json"])).code).toBe(3);
+  });
+
+  it("a token without data gets no verdict: exit 1, after the others are printed", async () => {
+    const r = await check(["--tickers", "CLEAN,NOSUCH", "--json"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe("tokenintel: no data for 1 of 2 tickers, so no verdict: NOSUCH");
+    expect((JSON.parse(r.stdout) as Row[]).map((x) => x.symbol)).toEqual(["CLEAN"]);
+  });
+
+  it("usage errors exit 2 before any request", async () => {
+    const before = server.requests.length;
+    const none = await check(["--json"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr.trim()).toBe(
+      "tokenintel: check: name the tokens with --tickers, --addresses or --ids",
+    );
+    const bad = await check(["--tickers", "CLEAN", "--fail-on", "severe"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^tokenintel: --fail-on: unknown risk level "severe"/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("addresses, lists from a file, and every output format", async () => {
+    const file = join(dir.path, "tokens.txt");
+    const ca = (symbol: string) => (bySymbol.get(symbol.toLowerCase())!.token_info as { ca: string }).ca;
+    writeFileSync(file, `${ca("TOP80")}\n${ca("CLEAN")}\n`);
+    const json = await check(["--addresses", `@${file}`, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as Row[]).map((x) => [x.symbol, x.level])).toEqual([
+      ["TOP80", "high"],
+      ["CLEAN", "low"],
+    ]);
+
+    const ndjson = await check(["--tickers", "TOP80,CLEAN", "--ndjson"]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as Row).level),
+    ).toEqual(["high", "low"]);
+
+    const csv = await check(["--tickers", "TOP80,CLEAN", "-o", "csv"]);
+    const lines = csv.stdout.trim().split("\n");
+    expect(lines[0]).toBe("symbol,name,address,id,level,reasons");
+    expect(lines[1]).toContain(
+      ",high,top-10 holding: token_holder_insights.top_10_holder_percentage=80.00 (high at >= 80)",
+    );
+    expect(lines[2]).toMatch(/,low,$/);
+
+    const table = await check(["--tickers", "TOP80,CLEAN", "-o", "table"]);
+    expect(table.stdout).toMatch(/^SYMBOL\s+ADDRESS\s+LEVEL\s+REASONS$/m);
+    expect(table.stdout).toMatch(
+      /^TOP80\s+0x0000…000b\s+HIGH\s+top-10 holding: token_holder_insights\.top_10_holder_percentage=80\.00/m,
+    );
+    expect(table.stdout).toMatch(/^CLEAN\s+0x0000…0001\s+LOW\s+-$/m);
+  });
+
+  it("check --help shows the thresholds table and the exit codes", async () => {
+    const r = await run(["check", "--help"], dir.path);
+    expect(r.stdout).toMatch(
+      /^bundled supply\s+dev_wallet_insights\.bundle_wallet_supply_percentage\s+>= 5\s+>= 15$/m,
+    );
+    expect(r.stdout).toMatch(
+      /^liquidity against market cap\s+100 × token_metrics\.total_liquidity \/ token_metrics\.mcap\s+< 5\s+< 1$/m,
+    );
+    expect(r.stdout).toContain("3 with --fail-on when any token reaches that level");
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { LosslessNumber } from "../../src/api/json.js";
+import { riskFlags } from "../../src/output/risk.js";
+import {
+  AGENT_SECTIONS,
+  assessRisk,
+  liquidityShare,
+  reaches,
+  THRESHOLDS,
+  thresholdTable,
+} from "../../src/risk/rules.js";
+
+// Each rule at, just below and just past each of its thresholds.
+
+const dev = (fields: Record<string, unknown>) => ({ dev_wallet_insights: fields });
+const holders = (fields: Record<string, unknown>) => ({ token_holder_insights: fields });
+const metrics = (liquidity: unknown, mcap: unknown) => ({
+  token_metrics: { total_liquidity: liquidity, mcap },
+});
+const level = (record: unknown) => assessRisk(record).level;
+
+describe("assessRisk", () => {
+  it("a record with nothing wrong (or nothing at all) is low, with no reasons", () => {
+    expect(assessRisk({})).toEqual({ level: "low", reasons: [] });
+    expect(
+      assessRisk({
+        ...dev({
+          dev_sold: false,
+          dev_sold_percentage: "90",
+          fresh_wallet: false,
+          bundle_wallet_supply_percentage: "4.99",
+        }),
+        ...holders({ top_10_holder_percentage: "49.99", holder_count_change_percentage_24h: "-4.99" }),
+        ...metrics("5", "100"),
+        rug_status: "SAFE",
+      }),
+    ).toEqual({ level: "low", reasons: [] });
+  });
+
+  it("dev sold: medium once the dev sold, high from 25%", () => {
+    expect(level(dev({ dev_sold: true, dev_sold_percentage: "0.00" }))).toBe("medium");
+    expect(level(dev({ dev_sold: true, dev_sold_percentage: "24.999999999999999999" }))).toBe("medium");
+    expect(level(dev({ dev_sold: true, dev_sold_percentage: "25" }))).toBe("high");
+    expect(level(dev({ dev_sold: true, dev_sold_percentage: "25.00" }))).toBe("high");
+    expect(level(dev({ dev_sold: true }))).toBe("medium");
+    expect(level(dev({ dev_sold: false, dev_sold_percentage: "99" }))).toBe("low");
+    expect(assessRisk(dev({ dev_sold: true, dev_sold_percentage: "45.2" })).reasons).toEqual([
+      {
+        level: "high",
+        rule: "dev sold",
+        field: "dev_wallet_insights.dev_sold_percentage",
+        value: "45.2",
+        threshold: ">= 25",
+      },
+    ]);
+  });
+
+  it("bundled supply: medium from 5%, high from 15%", () => {
+    const at = (v: unknown) => level(dev({ bundle_wallet_supply_percentage: v }));
+    expect(at("4.99")).toBe("low");
+    expect(at("5")).toBe("medium");
+    expect(at("14.999")).toBe("medium");
+    expect(at("15.00")).toBe("high");
+    expect(at(null)).toBe("low");
+    expect(at(new LosslessNumber("1.5e1"))).toBe("high");
+  });
+
+  it("top-10 holding: medium from 50%, high from 80%", () => {
+    const at = (v: unknown) => level(holders({ top_10_holder_percentage: v }));
+    expect(at("49.99")).toBe("low");
+    expect(at("50")).toBe("medium");
+    expect(at("79.99")).toBe("medium");
+    expect(at(80)).toBe("high");
+    expect(
+      assessRisk({ agent_holder_insights: { top_10_holder_percentage: "80" } }, AGENT_SECTIONS).level,
+    ).toBe("high");
+  });
+
+  it("holder count falling: medium at -5% or less, high at -20% or less", () => {
+    const at = (v: unknown) => level(holders({ holder_count_change_percentage_24h: v }));
+    expect(at("-4.99")).toBe("low");
+    expect(at("5")).toBe("low");
+    expect(at("-5")).toBe("medium");
+    expect(at("-19.99")).toBe("medium");
+    expect(at("-20.00")).toBe("high");
+    expect(at("-75")).toBe("high");
+  });
+
+  it("liquidity against market cap: medium below 5%, high below 1%, exactly", () => {
+    expect(level(metrics("5", "100"))).toBe("low");
+    expect(level(metrics("4.99", "100"))).toBe("medium");
+    expect(level(metrics("1", "100"))).toBe("medium");
+    expect(level(metrics("0.99", "100"))).toBe("high");
+    expect(level(metrics("0", "100"))).toBe("high");
+    expect(level(metrics("5", "0"))).toBe("low"); // no market cap, no ratio
+    expect(level(metrics(undefined, "100"))).toBe("low");
+    // 1/3 of a percent past 5: digits a double would round
+    expect(level(metrics("5000000000000000000001", "100000000000000000000000"))).toBe("low");
+    expect(level(metrics("4999999999999999999999", "100000000000000000000000"))).toBe("medium");
+    expect(liquidityShare("1", "3")?.int).toBe("33");
+  });
+
+  it("fresh dev wallet is medium", () => {
+    expect(level(dev({ fresh_wallet: true }))).toBe("medium");
+    expect(level(dev({ fresh_wallet: "true" }))).toBe("low");
+  });
+
+  it("rug_status when sent: safe words nothing, high words high, anything else medium", () => {
+    expect(level({ rug_status: "SAFE" })).toBe("low");
+    expect(level({ rug_status: "low" })).toBe("low");
+    expect(level({ rug_status: "CAUTION" })).toBe("medium");
+    expect(level({ rug_status: "something new" })).toBe("medium");
+    expect(level({ rug_status: "HIGH_RISK" })).toBe("high");
+    expect(level({ rug_status: "" })).toBe("low");
+  });
+
+  it("the level is the highest reason's; reasons cite field and value in rule order", () => {
+    const v = assessRisk({
+      ...dev({
+        dev_sold: true,
+        dev_sold_percentage: "3",
+        bundle_wallet_supply_percentage: "16",
+        fresh_wallet: true,
+      }),
+      ...holders({ top_10_holder_percentage: "55" }),
+    });
+    expect(v.level).toBe("high");
+    expect(v.reasons.map((r) => [r.rule, r.level, r.value])).toEqual([
+      ["dev sold", "medium", "3"],
+      ["bundled supply", "high", "16"],
+      ["top-10 holding", "medium", "55"],
+      ["fresh dev wallet", "medium", "true"],
+    ]);
+  });
+
+  it("reaches() orders the levels; the help table lists every rule", () => {
+    expect(reaches("high", "medium")).toBe(true);
+    expect(reaches("medium", "medium")).toBe(true);
+    expect(reaches("low", "medium")).toBe(false);
+    expect(reaches("medium", "high")).toBe(false);
+    const table = thresholdTable();
+    for (const rule of THRESHOLDS) expect(table).toContain(rule.label);
+    expect(table).toContain("fresh dev wallet");
+    expect(table).toContain("rug status");
+  });
+});
+
+describe("FLAGS column", () => {
+  it("reads the same thresholds: nothing below them, the flag at them", () => {
+    expect(riskFlags(dev({ bundle_wallet_supply_percentage: "4.99" }))).toEqual({ text: "-", tone: "dim" });
+    expect(riskFlags(dev({ bundle_wallet_supply_percentage: "5" }))).toEqual({
+      text: "BUNDLED 5%",
+      tone: "warn",
+    });
+    expect(riskFlags(dev({ bundle_wallet_supply_percentage: "15" }))).toEqual({
+      text: "BUNDLED 15%",
+      tone: "bad",
+    });
+    expect(riskFlags(holders({ top_10_holder_percentage: "80" }))).toEqual({
+      text: "TOP10 80%",
+      tone: "bad",
+    });
+    expect(riskFlags(dev({ dev_sold: true, dev_sold_percentage: "10" }))).toEqual({
+      text: "DEV SOLD 10%",
+      tone: "warn",
+    });
+  });
+});
