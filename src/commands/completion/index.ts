@@ -5,7 +5,7 @@ export default defineCommand({
   name: "completion",
   description: `print a shell completion script: ${SHELLS.join(", ")}`,
   flags: {},
-  args: [{ name: "<shell>", description: "bash, zsh or fish" }],
+  args: [{ name: "<shell>", description: "bash, zsh or fish", values: SHELLS }],
   examples: [
     "source <(tokenintel completion bash)        # in ~/.bashrc",
     "source <(tokenintel completion zsh)         # in ~/.zshrc",
