@@ -62,6 +62,11 @@ export async function parseDataOptions(
     }
     selector = { kind, param, items };
   }
+  if (selector?.kind === "ticker" || opts.resolve) {
+    const { applyTokenIndex } = await import("./resolve.js");
+    const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
+    selector = applyTokenIndex(ctx.io, chain, selector, resolve);
+  }
   const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
   const { limit, page, maxPages } = opts;
