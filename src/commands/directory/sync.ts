@@ -83,6 +83,7 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
       progress.update(p);
     };
     query.onRepeat = (note) => ctx.io.warn(note);
+    ctx.io.info(`token index: syncing the ${chain} directory...`);
     const tokens: IndexEntry[] = [];
     try {
       for await (const batch of streamRecords(client, query)) {
