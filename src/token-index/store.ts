@@ -32,15 +32,22 @@ export interface TokenIndex {
   tokens: IndexEntry[];
 }
 
-/** The folder of the index: <cache folder>/index, the cache folder being TOKENINTEL_CACHE_DIR or the platform's. */
-export function indexDir(env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * The folder of the index: <cache folder>/index, the cache folder being TOKENINTEL_CACHE_DIR or the
+ * platform's. The sandbox's tokens are kept apart (index-sandbox), so trying an example with
+ * --sandbox never replaces the index of the real service, which completion offers.
+ */
+export function indexDir(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
   const root = env.TOKENINTEL_CACHE_DIR || envPaths("tokenintel", { suffix: "" }).cache;
-  return join(root, "index");
+  return join(root, sandbox ? "index-sandbox" : "index");
 }
 
-export function indexFile(chain: IndexChain, env: NodeJS.ProcessEnv = process.env): string {
-  return join(indexDir(env), `tokens-${chain}.json`);
+export function indexFile(chain: IndexChain, env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
+  return join(indexDir(env, sandbox), `tokens-${chain}.json`);
 }
+
+/** The source of an index synced from the sandbox (--sandbox). */
+export const SANDBOX_SOURCE = "sandbox";
 
 const DIR_MODE = 0o700;
 const FILE_MODE = 0o600;
@@ -50,17 +57,21 @@ function isEntry(value: unknown): value is IndexEntry {
 }
 
 /** The chain's index, or undefined when there is none or it cannot be read (a damaged one is ignored). */
-export function readIndex(chain: IndexChain, env: NodeJS.ProcessEnv = process.env): TokenIndex | undefined {
+export function readIndex(
+  chain: IndexChain,
+  env: NodeJS.ProcessEnv = process.env,
+  sandbox = false,
+): TokenIndex | undefined {
   let text: string;
   try {
-    text = readFileSync(indexFile(chain, env), "utf8");
+    text = readFileSync(indexFile(chain, env, sandbox), "utf8");
   } catch {
     return undefined;
   }
   try {
     const value = JSON.parse(text) as Partial<TokenIndex>;
     if (value?.version !== 1 || value.chain !== chain || !Array.isArray(value.tokens)) return undefined;
-    if (typeof value.syncedAt !== "string") return undefined;
+    if (typeof value.syncedAt !== "string" || typeof value.source !== "string") return undefined;
     return { ...value, tokens: value.tokens.filter(isEntry) } as TokenIndex;
   } catch {
     return undefined;
@@ -83,7 +94,7 @@ function ensureDir(dir: string): void {
 
 /** Writes the chain's index atomically (a private temporary file, then a rename): 0600 in a 0700 folder. */
 export function writeIndex(index: TokenIndex, env: NodeJS.ProcessEnv = process.env): string {
-  const file = indexFile(index.chain, env);
+  const file = indexFile(index.chain, env, index.source === SANDBOX_SOURCE);
   ensureDir(dirname(file));
   const temp = `${file}.${process.pid}.tmp`;
   const fd = openSync(temp, "w", FILE_MODE);
@@ -125,4 +136,11 @@ export function describeIndex(env: NodeJS.ProcessEnv = process.env, now = Date.n
     return `${chain} ${index.tokens.length} tokens, synced ${ageOf(index.syncedAt, now)} ago (${index.syncedAt}) from ${index.source}`;
   });
   return `${parts.join("; ")}; refresh with 'tokenintel directory --sync'`;
+}
+
+/** Where a run's requests go, as an index records it: "sandbox" or the API's origin. */
+export async function indexSource(ctx: {
+  settings: { globals: { sandbox?: boolean }; baseUrl(): Promise<string> };
+}): Promise<string> {
+  return ctx.settings.globals.sandbox ? SANDBOX_SOURCE : new URL(await ctx.settings.baseUrl()).origin;
 }

@@ -434,6 +434,48 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
     expect(notTickers.stderr).toBe("tokenintel: --resolve goes with --tickers\n");
   });
 
+  it("an index synced from another API is not used: --resolve says so, no shared-ticker note", async () => {
+    const other = await startSandbox({ port: 0, apiKey: KEY });
+    try {
+      const args = ["--base-url", other.url, "market", "-c", "base", "--tickers", "DUP"];
+      const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path };
+      const resolved = await run([...args, "--resolve"], config.path, { env });
+      expect(resolved.code).toBe(2);
+      expect(resolved.stderr).toBe(
+        `tokenintel: --resolve: the base token index was synced from ${server.url}, not ${other.url}; run 'tokenintel directory --sync -c base' against it first\n`,
+      );
+      expect(other.stats.requests).toBe(0);
+      const plain = await run(args, config.path, { env });
+      expect(plain.stderr).not.toContain("shared");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("--sandbox keeps its own index: the example syncs and resolves without touching the real one", async () => {
+    const box = tempDir("tokenintel-ci-box-");
+    try {
+      const env = { env: { TOKENINTEL_CACHE_DIR: box.path } };
+      const sync = await run(["directory", "--sandbox", "--sync", "-c", "base"], config.path, env);
+      expect(sync.code).toBe(0);
+      expect(readdirSync(box.path)).toEqual(["index-sandbox"]);
+      const r = await run(
+        ["market", "--sandbox", "-c", "base", "--tickers", "VIRTUAL,AERO", "--resolve", "--json"],
+        config.path,
+        env,
+      );
+      expect(r.code).toBe(0);
+      expect(
+        JSON.parse(r.stdout).map((t: { token_info: { symbol: string } }) => t.token_info.symbol),
+      ).toEqual(["VIRTUAL", "AERO"]);
+      // Completion and config list read the real service's index, which is not there.
+      const list = await run(["config", "list"], config.path, env);
+      expect(list.stdout).toMatch(/^token-index=base \(not synced\)/m);
+    } finally {
+      box.remove();
+    }
+  });
+
   it("completion never offers a ticker with control characters from the server", async () => {
     const env = shellEnv(own.path, { TOKENINTEL_BASE_URL: server.url });
     const before = server.requests.length;

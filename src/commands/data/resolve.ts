@@ -1,10 +1,12 @@
 import type { Selector } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
-import type { IO } from "../../io.js";
 import {
   ageOf,
   INDEX_CHAINS,
+  indexSource,
   readIndex,
+  SANDBOX_SOURCE,
   type TokenIndex,
   tokensWithTicker,
 } from "../../token-index/store.js";
@@ -16,19 +18,32 @@ import {
 const MAX_NAMED = 10;
 
 /**
- * With an index for the chain: names each shared ticker on stderr with its tokens' addresses, and
- * with `resolve` returns a selector by address in place of the tickers.
+ * With an index for the chain, synced from the API this run asks: names each shared ticker on
+ * stderr with its tokens' addresses, and with `resolve` returns a selector by address in place of
+ * the tickers. An index of another API (the sandbox's, another --base-url) is never used.
  */
-export function applyTokenIndex(
-  io: IO,
+export async function applyTokenIndex(
+  ctx: RunContext,
   chain: string | undefined,
   selector: Selector | undefined,
   resolve: { addressParam: string | undefined } | undefined,
-): Selector | undefined {
+): Promise<Selector | undefined> {
+  const { io } = ctx;
   if (resolve && selector?.kind !== "ticker") throw new UsageError("--resolve goes with --tickers");
   if (selector?.kind !== "ticker") return selector;
   const indexChain = INDEX_CHAINS.find((c) => c === chain);
-  const index: TokenIndex | undefined = indexChain ? readIndex(indexChain, io.env) : undefined;
+  const source = await indexSource(ctx);
+  let index: TokenIndex | undefined = indexChain
+    ? readIndex(indexChain, io.env, source === SANDBOX_SOURCE)
+    : undefined;
+  if (index && index.source !== source) {
+    if (resolve) {
+      throw new UsageError(
+        `--resolve: the ${index.chain} token index was synced from ${index.source}, not ${source}; run 'tokenintel directory --sync -c ${index.chain}' against it first`,
+      );
+    }
+    index = undefined;
+  }
   if (resolve) {
     if (!resolve.addressParam) throw new UsageError("--resolve: this command cannot select by address");
     if (!index) {

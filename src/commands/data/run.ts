@@ -65,7 +65,7 @@ export async function parseDataOptions(
   if (selector?.kind === "ticker" || opts.resolve) {
     const { applyTokenIndex } = await import("./resolve.js");
     const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
-    selector = applyTokenIndex(ctx.io, chain, selector, resolve);
+    selector = await applyTokenIndex(ctx, chain, selector, resolve);
   }
   const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");

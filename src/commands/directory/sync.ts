@@ -5,7 +5,13 @@ import { UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { ProgressLine } from "../../output/progress.js";
 import { parsePaymentFlags } from "../../payment/options.js";
-import { INDEX_CHAINS, type IndexChain, type IndexEntry, writeIndex } from "../../token-index/store.js";
+import {
+  INDEX_CHAINS,
+  type IndexChain,
+  type IndexEntry,
+  indexSource,
+  writeIndex,
+} from "../../token-index/store.js";
 import type { DIRECTORY_FLAGS } from "./index.js";
 import { DIRECTORY } from "./spec.js";
 
@@ -73,7 +79,7 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, firstRequest(queryFor(chains[0]!)))}`);
     return;
   }
-  const source = ctx.settings.globals.sandbox ? "sandbox" : new URL(await ctx.settings.baseUrl()).origin;
+  const source = await indexSource(ctx);
   for (const chain of chains) {
     const query = queryFor(chain);
     const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);
