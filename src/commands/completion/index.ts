@@ -11,6 +11,8 @@ export default defineCommand({
     "source <(tokenintel completion zsh)         # in ~/.zshrc",
     "tokenintel completion fish > ~/.config/fish/completions/tokenintel.fish",
   ],
+  notes:
+    "With a token index ('tokenintel directory --sync'), --tickers completes tickers from it, on the chain given with -c (both without): a Tab never makes a request.",
   async run(ctx, _opts, [shell]) {
     const [{ runCompletion }, { fullProgram }] = await Promise.all([
       import("./run.js"),

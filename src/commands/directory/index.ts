@@ -25,13 +25,14 @@ export default defineCommand({
   examples: [
     "tokenintel directory --sandbox --chain base --limit 20",
     "tokenintel directory -c solana --ecosystem virtuals -o csv > directory.csv",
-    "tokenintel directory --sandbox --sync -c base",
   ],
-  notes: `The token index (--sync) is kept in the cache folder (TOKENINTEL_CACHE_DIR, else the platform's
-cache folder, e.g. ~/.cache/tokenintel/index/), one file a chain, readable by you alone. With it,
-shell completion offers tickers for --tickers without a request, a ticker several tokens share is
-named with their addresses, and --resolve turns --tickers into addresses. 'tokenintel config list'
-says how old it is. Run it again to refresh it.`,
+  notes: `Token index (--sync): 'tokenintel directory --sync' stores both chains ('-c base' one), one
+file a chain in the cache folder (TOKENINTEL_CACHE_DIR, else the platform's, e.g.
+~/.cache/tokenintel/index/), readable by you alone; run it again to refresh it. With it, shell
+completion offers tickers for --tickers without a request, a ticker several tokens share is named
+with their addresses, and --resolve (market, ta, agents) turns --tickers into addresses.
+'tokenintel config list' says how old it is. With --sandbox the sandbox's tokens are kept apart
+(index-sandbox/) and used only with --sandbox.`,
   async run(ctx, opts) {
     if (opts.sync) {
       const { runSync } = await import("./sync.js");
