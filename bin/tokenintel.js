@@ -20,11 +20,14 @@ try {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
     const { version } = await import("../dist/version.js");
     process.stdout.write(`${version}\n`);
+  } else if (args[0] === "__complete") {
+    // Shell completion, on every Tab: the token index reader alone, without the program.
+    await import("../dist/complete.js");
   } else {
     await import("../dist/cli.js");
   }
 } catch (error) {
-  if (error?.code === "ERR_MODULE_NOT_FOUND" && /\/dist\/(cli|version)\.js/.test(String(error.url ?? error.message))) {
+  if (error?.code === "ERR_MODULE_NOT_FOUND" && /\/dist\/(cli|version|complete)\.js/.test(String(error.url ?? error.message))) {
     process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
     process.exit(1);
   }

@@ -46,7 +46,8 @@ const lazyChildProcess = {
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
-  entryPoints: { cli: "src/cli.ts" },
+  // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
+  entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

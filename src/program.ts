@@ -1,4 +1,4 @@
-import { Command } from "commander";
+import { Argument, Command } from "commander";
 import type { CommandModule } from "./commands/command.js";
 import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
@@ -26,7 +26,18 @@ export const COMMANDS: Record<string, Loader> = {
   cache: () => import("./commands/cache/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   completion: () => import("./commands/completion/index.js"),
+  __complete: () => import("./commands/complete/index.js"),
 };
+
+/** Commands left out of help and of the completion scripts (the scripts call them). */
+export const HIDDEN_COMMANDS: ReadonlySet<string> = new Set(["__complete"]);
+
+const argumentValues = new WeakMap<Argument, readonly string[]>();
+
+/** The values completion offers for a command's positional argument, if it has a fixed set. */
+export function completionArgumentValues(argument: Argument): readonly string[] | undefined {
+  return argumentValues.get(argument);
+}
 
 /** How an action gets its run's context: made from the parsed global flags, once. */
 export type ContextFor = (cmd: Command) => Promise<RunContext>;
@@ -62,7 +73,7 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
   );
   for (const name of names) {
     const module = modules.get(name);
-    const cmd = program.command(name);
+    const cmd = program.command(name, { hidden: HIDDEN_COMMANDS.has(name) });
     if (module) defineCommand(cmd, module, options.contextFor);
   }
   return program;
@@ -80,7 +91,11 @@ export function fullProgram(): Promise<Command> {
 function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextFor): void {
   cmd.description(module.description);
   addFlags(cmd, module.flags);
-  for (const arg of module.args ?? []) cmd.argument(arg.name, arg.description);
+  for (const arg of module.args ?? []) {
+    const argument = new Argument(arg.name, arg.description);
+    if (arg.values) argumentValues.set(argument, arg.values);
+    cmd.addArgument(argument);
+  }
   const help = [
     module.examples?.length ? `\nExamples:\n${module.examples.map((l) => `  $ ${l}`).join("\n")}\n` : "",
     module.notes ? `\n${module.notes}\n` : "",

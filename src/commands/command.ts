@@ -5,6 +5,8 @@ import type { FlagTable, FlagValues } from "../flags/table.js";
 export interface Argument {
   name: string;
   description: string;
+  /** The values shell completion offers for it (config keys, shells). */
+  values?: readonly string[];
 }
 
 /**

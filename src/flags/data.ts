@@ -22,6 +22,13 @@ export const TICKERS = {
   kind: "list",
 } as const satisfies Flag;
 
+export const RESOLVE = {
+  flags: "--resolve",
+  description:
+    "turn --tickers into addresses from the local token index (directory --sync) and select by address: no ticker lookup on the server, every token sharing a ticker included",
+  kind: "switch",
+} as const satisfies Flag;
+
 export const ADDRESSES = {
   flags: "--addresses <list>",
   description:

@@ -244,8 +244,9 @@ describe("config and auth", () => {
     expect((await run(["config", "set", "chain", "solana"], home)).code).toBe(0);
     expect((await run(["config", "set", "output", "ndjson"], home)).code).toBe(0);
     expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
-    expect((await run(["config", "list"], home)).stdout).toBe(
-      "chain=solana\noutput=ndjson\napi-key=(not set)\n",
+    // The token index is looked for in a cache folder of the test's own, where there is none.
+    expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
+      "chain=solana\noutput=ndjson\napi-key=(not set)\ntoken-index=base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'\n",
     );
     expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
     const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {

@@ -2,24 +2,46 @@ import type { Command, Option } from "commander";
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { completionValues } from "../../flags/table.js";
+import { completionArgumentValues, HIDDEN_COMMANDS } from "../../program.js";
 import { SHELLS, type Shell } from "./shells.js";
 
 // `tokenintel completion <bash|zsh|fish>`: scripts built from the program itself, so every command
-// and flag is covered, with the fixed values the flag tables give (chains, formats, views...).
+// and flag is covered, with the fixed values the flag tables and arguments give (chains, formats,
+// views, config keys, shells). Tickers come from the local token index: the scripts ask the hidden
+// `tokenintel __complete tickers <prefix> [chain]`, which reads only that file, never the network.
+
+interface FlagSpec {
+  names: string[];
+  description: string;
+  takesValue: boolean;
+  values?: readonly string[];
+  /** Values read from the token index on Tab ("tickers"). */
+  dynamic?: "tickers";
+}
+
+interface ArgSpec {
+  name: string;
+  values?: readonly string[];
+}
 
 interface Spec {
   name: string;
   description: string;
-  flags: Array<{ names: string[]; description: string; takesValue: boolean; values?: readonly string[] }>;
+  flags: FlagSpec[];
+  args: ArgSpec[];
   subcommands: Spec[];
 }
 
-function flagsOf(cmd: Command): Spec["flags"] {
+/** Flags whose values are tickers from the token index. */
+const DYNAMIC: Record<string, FlagSpec["dynamic"]> = { "--tickers": "tickers" };
+
+function flagsOf(cmd: Command): FlagSpec[] {
   return cmd.options.map((o: Option) => ({
     names: [o.short, o.long].filter((n): n is string => Boolean(n)),
     description: o.description,
     takesValue: o.required,
     values: completionValues(o),
+    dynamic: o.long ? DYNAMIC[o.long] : undefined,
   }));
 }
 
@@ -28,7 +50,8 @@ function specOf(cmd: Command): Spec {
     name: cmd.name(),
     description: cmd.description(),
     flags: flagsOf(cmd),
-    subcommands: cmd.commands.map(specOf),
+    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: completionArgumentValues(a) })),
+    subcommands: cmd.commands.filter((c) => !HIDDEN_COMMANDS.has(c.name())).map(specOf),
   };
 }
 
@@ -41,104 +64,207 @@ export async function runCompletion(ctx: RunContext, shell: string, program: Com
   await ctx.io.out(render[shell as Shell](spec));
 }
 
+/** A POSIX shell single-quoted word (fish reads it the same way). */
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
+/** Every command and subcommand with the path that leads to it. */
+function walk(spec: Spec): Array<{ path: string[]; spec: Spec }> {
+  return spec.subcommands.flatMap((c) => [
+    { path: [c.name], spec: c },
+    ...c.subcommands.map((s) => ({ path: [c.name, s.name], spec: s })),
+  ]);
+}
+
+/** `case $nargs in 0) pos=...;; esac` for the arguments that have fixed values. */
+function bashArgs(s: Spec, indent: string): string {
+  const cases = s.args
+    .map((a, i) => (a.values ? `${i}) pos=${q(a.values.join(" "))} ;;` : ""))
+    .filter(Boolean);
+  return cases.length ? `\n${indent}case "$nargs" in ${cases.join(" ")} esac` : "";
+}
+
 function bash(spec: Spec): string {
-  const lines: string[] = [];
   const globals = spec.flags.flatMap((f) => f.names);
+  const every = [spec, ...walk(spec).map((w) => w.spec)];
   const valueCases: string[] = [];
-  const all = [spec, ...spec.subcommands, ...spec.subcommands.flatMap((c) => c.subcommands)];
   const seen = new Set<string>();
-  for (const s of all) {
+  for (const s of every) {
     for (const f of s.flags) {
-      if (!f.values || seen.has(f.names.join("|"))) continue;
-      seen.add(f.names.join("|"));
+      const key = f.names.join("|");
+      if (seen.has(key) || (!f.values && !f.dynamic)) continue;
+      seen.add(key);
       valueCases.push(
-        `    ${f.names.join("|")}) COMPREPLY=( $(compgen -W ${q(f.values.join(" "))} -- "$cur") ); return ;;`,
+        f.dynamic
+          ? `    ${key}) _tokenintel_dynamic ${f.dynamic} "$cur" "$chain"; return ;;`
+          : `    ${key}) COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") ); return ;;`,
       );
     }
   }
+  const takesValue = [
+    ...new Set(every.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names))),
+  ];
+  const withSubs = spec.subcommands.filter((c) => c.subcommands.length).map((c) => c.name);
+  const flagWords = (s: Spec) => q([...s.flags.flatMap((f) => f.names), ...globals].join(" "));
   const commandCases = spec.subcommands.map((c) => {
-    const words = [...c.flags.flatMap((f) => f.names), ...c.subcommands.map((s) => s.name), ...globals];
+    if (!c.subcommands.length) return `    ${c.name}) flags=${flagWords(c)}${bashArgs(c, "      ")} ;;`;
     const subs = c.subcommands
-      .map(
-        (s) => `        ${s.name}) words=${q([...s.flags.flatMap((f) => f.names), ...globals].join(" "))} ;;`,
-      )
+      .map((s) => `        ${s.name}) flags=${flagWords(s)}${bashArgs(s, "          ")} ;;`)
       .join("\n");
-    return subs
-      ? `    ${c.name})\n      words=${q(words.join(" "))}\n      case "$sub" in\n${subs}\n      esac ;;`
-      : `    ${c.name}) words=${q(words.join(" "))} ;;`;
+    return [
+      `    ${c.name})`,
+      '      case "$sub" in',
+      `        "") flags=${flagWords(c)}; pos=${q(c.subcommands.map((s) => s.name).join(" "))} ;;`,
+      subs,
+      "      esac ;;",
+    ].join("\n");
   });
-  const takesValue = all.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names));
-  lines.push(
+  const lines = [
     "# bash completion for tokenintel; load with: source <(tokenintel completion bash)",
+    "",
+    "# Tickers from the local token index (tokenintel directory --sync): the last item of a",
+    "# comma-separated list, asked of `tokenintel __complete`, which reads that file and nothing else.",
+    "_tokenintel_dynamic() {",
+    '  local head="" last="$2" out c re=\'^(.*[^\\\\],)(.*)$\'',
+    '  if [[ "$2" =~ $re ]]; then head="${BASH_REMATCH[1]}"; last="${BASH_REMATCH[2]}"; fi',
+    '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" 2>/dev/null) || return 0',
+    "  local IFS=$'\\n'",
+    '  for c in $out; do COMPREPLY+=( "$head$(printf \'%q\' "$c")" ); done',
+    "}",
+    "",
     "_tokenintel() {",
-    '  local cur prev cmd="" sub="" i words',
+    '  local cur prev w i cmd="" sub="" chain="" nargs=0 flags="" pos="" words',
+    "  COMPREPLY=()",
     '  cur="${COMP_WORDS[COMP_CWORD]}"',
     '  prev="${COMP_WORDS[COMP_CWORD-1]}"',
+    "  # The words before the cursor: options (and the values of those that take one), the command,",
+    "  # its subcommand, then positional arguments.",
+    "  for ((i = 1; i < COMP_CWORD; i++)); do",
+    '    w="${COMP_WORDS[i]}"',
+    '    case "$w" in',
+    '      -c|--chain) chain="${COMP_WORDS[i+1]}"; ((i++)); continue ;;',
+    '      --chain=*) chain="${w#--chain=}"; continue ;;',
+    `      ${takesValue.filter((n) => n !== "-c" && n !== "--chain").join("|")}) ((i++)); continue ;;`,
+    "      -*) continue ;;",
+    "    esac",
+    '    if [[ -z "$cmd" ]]; then cmd="$w"',
+    `    elif [[ -z "$sub" && " ${withSubs.join(" ")} " == *" $cmd "* ]]; then sub="$w"`,
+    "    else ((nargs++)); fi",
+    "  done",
     '  case "$prev" in',
     ...valueCases,
-    `    ${[...new Set(takesValue)].join("|")}) return ;;`,
+    `    ${takesValue.join("|")}) return ;;`,
     "  esac",
-    "  for ((i = 1; i < COMP_CWORD; i++)); do",
-    '    case "${COMP_WORDS[i]}" in',
-    "      -*) ;;",
-    '      *) if [[ -z "$cmd" ]]; then cmd="${COMP_WORDS[i]}"; elif [[ -z "$sub" ]]; then sub="${COMP_WORDS[i]}"; fi ;;',
-    "    esac",
-    "  done",
-    `  words=${q([...spec.subcommands.map((c) => c.name), ...globals].join(" "))}`,
     '  case "$cmd" in',
+    `    "") flags=${q(globals.join(" "))}; pos=${q(spec.subcommands.map((c) => c.name).join(" "))} ;;`,
     ...commandCases,
     "  esac",
+    "  # A word that starts with - is an option; otherwise a subcommand or a value, when there are any.",
+    '  if [[ "$cur" != -* && -n "$pos" ]]; then words="$pos"; else words="$flags"; fi',
     '  COMPREPLY=( $(compgen -W "$words" -- "$cur") )',
     "}",
     "complete -o default -F _tokenintel tokenintel",
-  );
+  ];
   return `${lines.join("\n")}\n`;
 }
 
-function zshFlag(f: Spec["flags"][number]): string {
-  const desc = f.description.replace(/[[\]:']/g, " ").slice(0, 70);
-  const value = f.takesValue ? (f.values ? `:value:(${f.values.join(" ")})` : ":value:") : "";
+/** Text inside a single-quoted zsh word: ' closes and reopens the quote. */
+const zq = (s: string) => s.replace(/'/g, "'\\''");
+
+/** An _arguments description ("[...]"): brackets and backslashes escaped, colons kept. */
+const zshExplanation = (s: string) => zq(s.replace(/[\\[\]]/g, "\\$&"));
+
+/** A _describe item: "name:description", a colon in the name escaped, the description as it is. */
+const zshItem = (name: string, description: string) =>
+  `'${zq(name.replace(/:/g, "\\:"))}:${zq(description)}'`;
+
+function zshFlag(f: FlagSpec): string {
+  const desc = zshExplanation(f.description);
+  const value = !f.takesValue
+    ? ""
+    : f.dynamic
+      ? `:${f.dynamic}:_tokenintel_${f.dynamic}`
+      : f.values
+        ? `:value:(${f.values.map((v) => zq(v)).join(" ")})`
+        : ":value: ";
   if (f.names.length === 2) return `'(${f.names.join(" ")})'{${f.names.join(",")}}'[${desc}]${value}'`;
   return `'${f.names[0]}[${desc}]${value}'`;
 }
 
+function zshArgs(s: Spec): string {
+  if (!s.args.length) return "";
+  return s.args
+    .map((a, i) => {
+      const name = a.name.replace(/:/g, "");
+      return a.values ? `'${i + 1}:${name}:(${a.values.join(" ")})'` : `'${i + 1}:${name}: '`;
+    })
+    .join(" ");
+}
+
+function zshCommand(c: Spec, indent: string): string {
+  const flags = c.flags.map(zshFlag).join(" ");
+  const args = zshArgs(c);
+  if (!c.subcommands.length) {
+    const parts = [flags, args].filter(Boolean).join(" ");
+    return `${indent}${c.name})\n${indent}  _arguments ${parts || "'*::arg:_default'"} ;;`;
+  }
+  const items = c.subcommands.map((s) => zshItem(s.name, s.description)).join(" ");
+  const inner = c.subcommands.map((s) => zshCommand(s, `${indent}        `)).join("\n");
+  return [
+    `${indent}${c.name})`,
+    `${indent}  local -a subcommands; subcommands=(${items})`,
+    `${indent}  _arguments -C ${flags ? `${flags} ` : ""}'1: :->sub' '*::arg:->subargs'`,
+    `${indent}  case $state in`,
+    `${indent}    sub) _describe -t subcommands '${c.name} subcommand' subcommands ;;`,
+    `${indent}    subargs)`,
+    `${indent}      case $words[1] in`,
+    inner,
+    `${indent}      esac ;;`,
+    `${indent}  esac ;;`,
+  ].join("\n");
+}
+
 function zsh(spec: Spec): string {
   const globals = spec.flags.map(zshFlag).join(" \\\n    ");
-  const cases = spec.subcommands
-    .map((c) => {
-      const flags = c.flags.map(zshFlag).join(" \\\n          ");
-      if (c.subcommands.length) {
-        const subs = c.subcommands.map((s) => `'${s.name}:${s.description.replace(/'/g, "")}'`).join(" ");
-        return `      ${c.name})\n        _arguments -C ${flags ? `${flags} ` : ""}'1: :((${subs}))' '*::arg:->rest' ;;`;
-      }
-      return `      ${c.name})\n        _arguments ${flags || "'*::arg:_default'"} '*::arg:_default' ;;`;
-    })
-    .join("\n");
-  const commands = spec.subcommands
-    .map((c) => `'${c.name}:${c.description.replace(/['[\]:]/g, " ")}'`)
-    .join(" \\\n      ");
+  const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
+  const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
   return `#compdef tokenintel
 # zsh completion for tokenintel; load with: source <(tokenintel completion zsh)
+
+# Tickers from the local token index (tokenintel directory --sync), for the last item of a
+# comma-separated list: \`tokenintel __complete\` reads that file and nothing else.
+_tokenintel_tickers() {
+  local chain="" i
+  for ((i = 1; i < CURRENT; i++)); do
+    case "\${words[i]}" in
+      -c|--chain) chain="\${words[i+1]}" ;;
+      --chain=*) chain="\${words[i]#--chain=}" ;;
+    esac
+  done
+  compset -P '*[^\\\\],'
+  local -a tickers
+  tickers=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete tickers "$PREFIX" "$chain" 2>/dev/null)"})
+  compadd -- $tickers
+}
+
 _tokenintel() {
+  local _tokenintel_program=\${words[1]} curcontext="$curcontext" state line
   local -a commands
   commands=(
-      ${commands}
+    ${commands}
   )
   _arguments -C \\
     ${globals} \\
     '1: :->command' \\
     '*::arg:->args'
   case $state in
-    command) _describe 'command' commands ;;
+    command) _describe -t commands 'command' commands ;;
     args)
       case $words[1] in
 ${cases}
       esac ;;
   esac
 }
-compdef _tokenintel tokenintel
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _tokenintel "$@"; else compdef _tokenintel tokenintel; fi
 `;
 }
 
@@ -146,26 +272,62 @@ function fish(spec: Spec): string {
   const lines = [
     "# fish completion for tokenintel; load with: tokenintel completion fish | source",
     "complete -c tokenintel -f",
+    "",
+    "# Tickers from the local token index (tokenintel directory --sync), for the last item of a",
+    "# comma-separated list: `tokenintel __complete` reads that file and nothing else.",
+    "function __tokenintel_tickers",
+    "    set -l words (commandline -opc)",
+    "    set -l chain ''",
+    "    for i in (seq (count $words))",
+    "        switch $words[$i]",
+    "            case -c --chain",
+    "                if test $i -lt (count $words)",
+    "                    set chain $words[(math $i + 1)]",
+    "                end",
+    "            case '--chain=*'",
+    "                set chain (string replace -- --chain= '' $words[$i])",
+    "        end",
+    "    end",
+    "    set -l cur (commandline -ct)",
+    "    set -l head (string replace -r -- '^((?:.*[^\\\\\\\\])?,)?.*$' '$1' $cur)",
+    "    set -l last (string replace -r -- '^(.*[^\\\\\\\\],)' '' $cur)",
+    '    for t in (tokenintel __complete tickers "$last" "$chain" 2>/dev/null)',
+    '        echo "$head$t"',
+    "    end",
+    "end",
+    "",
   ];
   const names = spec.subcommands.map((c) => c.name).join(" ");
-  const flagLine = (f: Spec["flags"][number], condition: string) => {
-    const parts = ["complete -c tokenintel", condition];
+  const flagLine = (f: FlagSpec, condition: string) => {
+    const parts = ["complete -c tokenintel", condition].filter(Boolean);
     for (const n of f.names) parts.push(n.startsWith("--") ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
-    if (f.takesValue) parts.push(f.values ? `-x -a ${q(f.values.join(" "))}` : "-r");
-    parts.push(`-d ${q(f.description.slice(0, 80))}`);
+    if (f.takesValue) {
+      if (f.dynamic) parts.push(`-x -a '(__tokenintel_${f.dynamic})'`);
+      else parts.push(f.values ? `-x -a ${q(f.values.join(" "))}` : "-r");
+    }
+    parts.push(`-d ${q(f.description)}`);
     return parts.join(" ");
   };
+  const argLines = (s: Spec, condition: string) =>
+    s.args
+      .filter((a) => a.values)
+      .map((a) => `complete -c tokenintel ${condition} -a ${q(a.values!.join(" "))} -d ${q(a.name)}`);
   for (const f of spec.flags) lines.push(flagLine(f, ""));
   for (const c of spec.subcommands) {
     lines.push(
-      `complete -c tokenintel -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${q(c.description.slice(0, 80))}`,
+      `complete -c tokenintel -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${q(c.description)}`,
     );
-    for (const f of c.flags) lines.push(flagLine(f, `-n "__fish_seen_subcommand_from ${c.name}"`));
+    const inC = `-n "__fish_seen_subcommand_from ${c.name}"`;
+    for (const f of c.flags) lines.push(flagLine(f, inC));
+    if (!c.subcommands.length) lines.push(...argLines(c, inC));
+    const subNames = c.subcommands.map((s) => s.name).join(" ");
     for (const s of c.subcommands) {
       lines.push(
-        `complete -c tokenintel -n "__fish_seen_subcommand_from ${c.name}" -a ${s.name} -d ${q(s.description.slice(0, 80))}`,
+        `complete -c tokenintel -n "__fish_seen_subcommand_from ${c.name}; and not __fish_seen_subcommand_from ${subNames}" -a ${s.name} -d ${q(s.description)}`,
       );
-      for (const f of s.flags) lines.push(flagLine(f, `-n "__fish_seen_subcommand_from ${s.name}"`));
+      const inS = `-n "__fish_seen_subcommand_from ${c.name}; and __fish_seen_subcommand_from ${s.name}"`;
+      for (const f of s.flags) lines.push(flagLine(f, inS));
+      lines.push(...argLines(s, inS));
     }
   }
   return `${lines.join("\n")}\n`;

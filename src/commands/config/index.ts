@@ -3,19 +3,27 @@ import { defineCommand } from "../command.js";
 
 type Action = "get" | "set" | "unset" | "list" | "path";
 
-const action = (name: Action, args: Array<[string, string]>, description: string) =>
+const action = (name: Action, args: Array<[string, string, (readonly string[])?]>, description: string) =>
   defineCommand({
     name,
     description,
     flags: {},
-    args: args.map(([argName, argDescription]) => ({ name: argName, description: argDescription })),
+    args: args.map(([argName, argDescription, values]) => ({
+      name: argName,
+      description: argDescription,
+      values,
+    })),
     async run(ctx, _opts, [key, value]) {
       const { runConfig } = await import("./run.js");
       await runConfig(ctx, name, key, value);
     },
   });
 
-const KEY: [string, string] = ["<key>", `a setting: ${Object.keys(CONFIG_KEYS).join(", ")}`];
+const KEY: [string, string, readonly string[]] = [
+  "<key>",
+  `a setting: ${Object.keys(CONFIG_KEYS).join(", ")}`,
+  Object.keys(CONFIG_KEYS),
+];
 const SETTINGS = Object.entries(CONFIG_KEYS)
   .map(([key, what]) => `  ${key.padEnd(9)} ${what}`)
   .join("\n");

@@ -53,6 +53,8 @@ export async function runConfig(
         if (settings[name] !== undefined) text += `${name}=${settings[name]}\n`;
       }
       text += `api-key=${store.apiKey ? "(set; see 'tokenintel auth status')" : "(not set)"}\n`;
+      const { describeIndex } = await import("../../token-index/store.js");
+      text += `token-index=${describeIndex(ctx.io.env)}\n`;
       return ctx.io.out(text);
     }
     case "get": {

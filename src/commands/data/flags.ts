@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, RESOLVE, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { type FlagValues, flagTable } from "../../flags/table.js";
@@ -7,6 +7,7 @@ import { type FlagValues, flagTable } from "../../flags/table.js";
 export const ALL_DATA_FLAGS = flagTable({
   chain: CHAIN,
   tickers: TICKERS,
+  resolve: RESOLVE,
   addresses: ADDRESSES,
   ids: IDS,
   ...PAGING_FLAGS,

@@ -74,6 +74,11 @@ export async function parseDataOptions(
     }
     selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
   }
+  if (selector?.kind === "ticker" || opts.resolve) {
+    const { applyTokenIndex } = await import("./resolve.js");
+    const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
+    selector = await applyTokenIndex(ctx, chain, selector, resolve);
+  }
   const ecosystem = opts.ecosystem?.trim();
   if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
   const { limit, page, maxPages } = opts;

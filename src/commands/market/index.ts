@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, RESOLVE, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
@@ -7,6 +7,7 @@ import { MARKET_VIEWS } from "./views.js";
 const flags = flagTable({
   chain: CHAIN,
   tickers: TICKERS,
+  resolve: RESOLVE,
   addresses: ADDRESSES,
   ids: IDS,
   ...PAGING_FLAGS,

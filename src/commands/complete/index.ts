@@ -1,0 +1,21 @@
+import { defineCommand } from "../command.js";
+
+// `tokenintel __complete tickers <prefix> [chain]`: what the completion scripts call on Tab. Hidden
+// from help. It reads only the local token index (never the network, never the config store) and
+// prints the matching tickers, one a line; any failure prints nothing.
+
+export default defineCommand({
+  name: "__complete",
+  description: "values for shell completion, from the local token index (used by the completion scripts)",
+  flags: {},
+  args: [
+    { name: "<what>", description: "tickers" },
+    { name: "[prefix]", description: "what was typed so far" },
+    { name: "[chain]", description: "base or solana (default: both)" },
+  ],
+  async run(ctx, _opts, [what, prefix, chain]) {
+    const { completeValues } = await import("./run.js");
+    const lines = completeValues(what ?? "", prefix ?? "", chain, ctx.io.env);
+    if (lines.length) await ctx.io.out(`${lines.join("\n")}\n`);
+  },
+});

@@ -1,0 +1,13 @@
+import { completeValues } from "./run.js";
+
+// The entry point the bin shim loads for `tokenintel __complete ...`: shell completion runs it on
+// every Tab, so it loads nothing but the token index reader (no commander, no program, no client).
+// Any failure prints nothing: a completion must never put an error in the user's prompt.
+
+try {
+  const [what = "", prefix = "", chain] = process.argv.slice(3);
+  const lines = completeValues(what, prefix, chain || undefined, process.env);
+  if (lines.length) process.stdout.write(`${lines.join("\n")}\n`);
+} catch {
+  // nothing to offer
+}

@@ -1,0 +1,128 @@
+import { PageCeilingError } from "../../api/pager.js";
+import { type RecordQuery, streamRecords } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import { ProgressLine } from "../../output/progress.js";
+import { parsePaymentFlags } from "../../payment/options.js";
+import {
+  INDEX_CHAINS,
+  type IndexChain,
+  type IndexEntry,
+  indexSource,
+  writeIndex,
+} from "../../token-index/store.js";
+import type { DIRECTORY_FLAGS } from "./index.js";
+import { DIRECTORY } from "./spec.js";
+
+// `directory --sync`: the whole directory of a chain (both without --chain) stored as the local
+// token index, for ticker completion, --resolve and the shared-ticker note. A chain's index is
+// replaced only once its every page has arrived: a failed sync leaves the previous one as it was.
+
+/** The longest text kept per field: the index feeds a shell's completion. */
+const MAX_FIELD = 200;
+
+const text = (value: unknown): string =>
+  typeof value === "string" || typeof value === "number" ? String(value).slice(0, MAX_FIELD) : "";
+
+/** A directory record as an index entry; undefined for one without a symbol. */
+export function entryOf(record: unknown): IndexEntry | undefined {
+  if (!record || typeof record !== "object") return undefined;
+  const r = record as Record<string, unknown>;
+  const symbol = text(r.symbol).trim();
+  if (!symbol) return undefined;
+  return [symbol, text(r.name), text(r.address), text(r.id), text(r.ecosystem)];
+}
+
+const NOT_WITH_SYNC = [
+  "addresses",
+  "ecosystem",
+  "limit",
+  "page",
+  "sort",
+  "columns",
+  "fields",
+  "output",
+  "json",
+  "ndjson",
+  "wide",
+] as const;
+
+export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY_FLAGS>): Promise<void> {
+  for (const name of NOT_WITH_SYNC) {
+    if (opts[name] !== undefined && opts[name] !== false) {
+      const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      throw new UsageError(
+        `--sync stores the whole directory in the token index; it cannot be combined with ${flag}`,
+      );
+    }
+  }
+  const chains: readonly IndexChain[] = opts.chain ? [opts.chain] : INDEX_CHAINS;
+  const payment = parsePaymentFlags(ctx.io, opts);
+  const client = await ctx.client({
+    keyRequired: false,
+    payment,
+    estimate: { requests: undefined, exact: false },
+  });
+  const queryFor = (chain: IndexChain): RecordQuery => ({
+    endpoint: DIRECTORY.endpoint,
+    query: [["chain", chain]],
+    maxPages: opts.maxPages,
+    window: ctx.settings.concurrency * 2,
+    speculate: payment ? 1 : ctx.settings.concurrency,
+  });
+  if (payment?.dryRun) {
+    const [{ planPayment }, { firstRequest }] = await Promise.all([
+      import("../../payment/dry-run.js"),
+      import("../../api/records.js"),
+    ]);
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, firstRequest(queryFor(chains[0]!)))}`);
+    return;
+  }
+  const source = await indexSource(ctx);
+  for (const chain of chains) {
+    const query = queryFor(chain);
+    const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);
+    let pages = 0;
+    query.onProgress = (p) => {
+      pages = p.done;
+      progress.update(p);
+    };
+    query.onRepeat = (note) => ctx.io.warn(note);
+    ctx.io.info(`token index: syncing the ${chain} directory...`);
+    const tokens: IndexEntry[] = [];
+    try {
+      for await (const batch of streamRecords(client, query)) {
+        for (const record of batch) {
+          const entry = entryOf(record);
+          if (entry) tokens.push(entry);
+        }
+      }
+    } catch (error) {
+      progress.clear();
+      if (error instanceof PageCeilingError) {
+        throw new UsageError(
+          `directory --sync: the ${chain} directory has more than ${opts.maxPages ?? "the"} pages allowed; the index was not changed (raise --max-pages)`,
+        );
+      }
+      throw error;
+    }
+    progress.clear();
+    const file = writeIndex(
+      { version: 1, chain, syncedAt: new Date().toISOString(), source, tokens },
+      ctx.io.env,
+    );
+    const shared = sharedTickers(tokens);
+    const note = shared ? `; ${shared} tickers are shared by several tokens` : "";
+    ctx.io.info(
+      `token index: ${chain}: ${tokens.length.toLocaleString("en-US")} tokens from ${pages} page${pages === 1 ? "" : "s"}${note} (${file})`,
+    );
+  }
+}
+
+/** How many tickers more than one token carries. */
+function sharedTickers(tokens: readonly IndexEntry[]): number {
+  const count = new Map<string, number>();
+  for (const [symbol] of tokens) count.set(symbol.toLowerCase(), (count.get(symbol.toLowerCase()) ?? 0) + 1);
+  return [...count.values()].filter((n) => n > 1).length;
+}

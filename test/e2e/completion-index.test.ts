@@ -1,0 +1,487 @@
+import { spawn, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CONFIG_KEYS } from "../../src/config/keys.js";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { BIN, baseEnv, run, tempDir } from "./helpers.js";
+import { type HostileServer, hostileServer } from "./hostile-server.js";
+
+const SETTING_NAMES = Object.keys(CONFIG_KEYS).join(" ");
+
+// Issue 12 item 14 (bash completion: positional values, config keys, global options with values
+// before the command, zsh descriptions with colons) and issue 13 item 5 (the local token index:
+// directory --sync, ticker completion from it without a request, --resolve, the shared-ticker note,
+// its age in config list).
+
+const KEY = "ti_test_completion_index_key_5d1e";
+const config = tempDir("tokenintel-ci-config-");
+const cache = tempDir("tokenintel-ci-cache-");
+const binDir = tempDir("tokenintel-ci-bin-");
+
+beforeAll(() => {
+  // The scripts call `tokenintel` as the user typed it: put the built binary on PATH under that name.
+  symlinkSync(BIN, join(binDir.path, "tokenintel"));
+});
+
+afterAll(() => {
+  config.remove();
+  cache.remove();
+  binDir.remove();
+});
+
+const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
+
+/** The environment a user's shell would have: the binary on PATH, the test's config and cache folders. */
+function shellEnv(cacheDir: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...baseEnv(config.path),
+    PATH: `${binDir.path}:${process.env.PATH}`,
+    TOKENINTEL_CACHE_DIR: cacheDir,
+    ...extra,
+  };
+}
+
+function shell(
+  program: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const sh = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+
+/** Runs the generated bash completion in a real bash for the words typed so far (the last one under the cursor). */
+async function bashComplete(words: string[], env: Record<string, string>): Promise<string[]> {
+  const code = [
+    "source <(tokenintel completion bash)",
+    `COMP_WORDS=(${words.map(sh).join(" ")})`,
+    `COMP_CWORD=${words.length - 1}`,
+    "_tokenintel",
+    'printf "%s\\n" "${COMPREPLY[@]}"',
+  ].join("\n");
+  const r = await shell("bash", ["-c", code], env);
+  expect(r.stderr).toBe("");
+  return r.stdout.split("\n").filter(Boolean);
+}
+
+describe("bash completion (issue 12 item 14)", () => {
+  const env = () => shellEnv(cache.path);
+
+  it("completion <Tab> offers the shells", async () => {
+    expect(await bashComplete(["tokenintel", "completion", ""], env())).toEqual(["bash", "zsh", "fish"]);
+    expect(await bashComplete(["tokenintel", "completion", "z"], env())).toEqual(["zsh"]);
+  });
+
+  it("config set|get|unset <Tab> offers the setting names", async () => {
+    const keys = Object.keys(CONFIG_KEYS);
+    for (const action of ["set", "get", "unset"]) {
+      expect(await bashComplete(["tokenintel", "config", action, ""], env()), action).toEqual(keys);
+    }
+    expect(await bashComplete(["tokenintel", "config", "get", "ch"], env())).toEqual(["chain"]);
+    // The subcommands themselves are still offered one level up.
+    expect(await bashComplete(["tokenintel", "config", "s"], env())).toEqual(["set"]);
+  });
+
+  it("global options with values before the command do not hide the command", async () => {
+    expect(await bashComplete(["tokenintel", "--color", "never", "market", "--v"], env())).toEqual([
+      "--view",
+      "--version",
+      "--verbose",
+    ]);
+    expect(await bashComplete(["tokenintel", "--timeout", "5s", "completion", ""], env())).toEqual([
+      "bash",
+      "zsh",
+      "fish",
+    ]);
+    expect(
+      await bashComplete(["tokenintel", "--color", "never", "--timeout", "5s", "config", "set", ""], env()),
+    ).toEqual(Object.keys(CONFIG_KEYS));
+    // Values of flags still complete, and the command's own value flags are skipped as well.
+    expect(await bashComplete(["tokenintel", "--color", "never", "market", "--view", "h"], env())).toEqual([
+      "holders",
+    ]);
+    expect(await bashComplete(["tokenintel", "market", "-c", "base", "--vi"], env())).toEqual(["--view"]);
+  });
+
+  it("the hidden __complete command is neither offered nor listed in help", async () => {
+    expect(await bashComplete(["tokenintel", "__"], env())).toEqual([]);
+    const help = await run(["--help"], config.path);
+    expect(help.stdout).toContain("completion");
+    expect(help.stdout).not.toContain("__complete");
+  });
+
+  it("zsh descriptions keep their colons; the script loads in zsh", async () => {
+    const r = await run(["completion", "zsh"], config.path);
+    expect(r.code).toBe(0);
+    // A command's description after the first colon of a _describe item is kept whole.
+    expect(r.stdout).toContain(
+      "'ta:multi-interval technical analysis: price change, RSI, support, resistance and SMA over 1m to 1w (changes to 30d)'",
+    );
+    // Inside an option's [explanation], colons stay; brackets are escaped, quotes closed and reopened.
+    expect(r.stdout).toContain(
+      "'--api-key[API key for this run (prefer '\\''auth login'\\'' or TOKENINTEL_API_KEY: flags show up in shell history)]:value: '",
+    );
+    expect(r.stdout).toContain("'completion:print a shell completion script: bash, zsh, fish'");
+    expect(r.stdout).toContain("'1:shell:(bash zsh fish)'");
+    expect(r.stdout).toContain(`'1:key:(${SETTING_NAMES})'`);
+    expect(r.stdout).toMatch(/'--tickers\[[^\]]*\]:tickers:_tokenintel_tickers'/);
+    expect(r.stdout).not.toContain("__complete:");
+    if (has("zsh")) {
+      const file = join(cache.path, "tokenintel.zsh");
+      writeFileSync(file, r.stdout);
+      const loaded = await shell(
+        "zsh",
+        ["-f", "-c", `autoload -U compinit; compinit -u -D; source ${sh(file)} && whence -w _tokenintel`],
+        shellEnv(cache.path),
+      );
+      expect(loaded.stderr).toBe("");
+      expect(loaded.stdout).toContain("_tokenintel: function");
+    }
+  });
+
+  it("fish: shells, config keys and global options with values", async () => {
+    const r = await run(["completion", "fish"], config.path);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`-n "__fish_seen_subcommand_from completion" -a 'bash zsh fish'`);
+    expect(r.stdout).toContain(`-a '${SETTING_NAMES}'`);
+    expect(r.stdout).toContain("-l tickers -x -a '(__tokenintel_tickers)'");
+    if (has("fish")) {
+      const complete = async (line: string) => {
+        const out = await shell(
+          "fish",
+          ["-c", `tokenintel completion fish | source; complete -C ${sh(line)}`],
+          shellEnv(cache.path),
+        );
+        expect(out.stderr).toBe("");
+        return out.stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => l.split("\t")[0]);
+      };
+      expect((await complete("tokenintel completion ")).sort()).toEqual(["bash", "fish", "zsh"]);
+      expect((await complete("tokenintel config set ")).sort()).toEqual(Object.keys(CONFIG_KEYS).sort());
+      expect(await complete("tokenintel --color never market --vi")).toEqual(["--view"]);
+    }
+  });
+});
+
+describe("the local token index (issue 13 item 5)", () => {
+  let sandbox: SandboxServer;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it("directory --sync stores both chains: 0600 files in a 0700 folder, no key, progress on stderr", async () => {
+    const r = await run(["--base-url", sandbox.url, "directory", "--sync"], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cache.path },
+    });
+    expect(r.stderr).toContain("token index: syncing the base directory...");
+    expect(r.stderr).toMatch(/token index: base: 1,000 tokens from \d+ pages/);
+    expect(r.stderr).toMatch(/token index: solana: 300 tokens from \d+ pages/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("");
+    const dir = join(cache.path, "index");
+    expect(statSync(cache.path).mode & 0o777).toBe(0o700);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(readdirSync(dir).sort()).toEqual(["tokens-base.json", "tokens-solana.json"]);
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name);
+      expect(statSync(file).mode & 0o777, name).toBe(0o600);
+      const text = readFileSync(file, "utf8");
+      expect(text).not.toContain(KEY);
+      expect(text).not.toContain("api_key");
+    }
+    const base = JSON.parse(readFileSync(join(dir, "tokens-base.json"), "utf8"));
+    expect(base.tokens).toHaveLength(1000);
+    const virtual = sandbox.data.findBySymbols("base", ["VIRTUAL"])[0]!;
+    expect(base.tokens).toContainEqual([
+      "VIRTUAL",
+      "Virtual Protocol",
+      virtual.address,
+      virtual.id,
+      virtual.ecosystem,
+    ]);
+
+    // One chain with --chain: only that file changes.
+    const one = tempDir("tokenintel-ci-one-");
+    try {
+      const b = await run(["--base-url", sandbox.url, "directory", "--sync", "-c", "solana"], config.path, {
+        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: one.path },
+      });
+      expect(b.code).toBe(0);
+      expect(readdirSync(join(one.path, "index"))).toEqual(["tokens-solana.json"]);
+    } finally {
+      one.remove();
+    }
+  });
+
+  it("--sync cannot be combined with a selection", async () => {
+    const r = await run(["--sandbox", "directory", "--sync", "--limit", "5"], config.path, {
+      env: { TOKENINTEL_CACHE_DIR: cache.path },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tokenintel: --sync .* cannot be combined with --limit\n$/);
+  });
+
+  it("config list says how old the index is", async () => {
+    const r = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: cache.path } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^token-index=base 1000 tokens, synced \d+[smhd] ago \(\d{4}-\d\d-\d\dT[^)]+\) from /m,
+    );
+    expect(r.stdout).toMatch(/; solana 300 tokens, synced \d+[smhd] ago/);
+    const none = tempDir("tokenintel-ci-none-");
+    try {
+      const n = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: none.path } });
+      expect(n.stdout).toMatch(/^token-index=base \(not synced\); solana \(not synced\)/m);
+    } finally {
+      none.remove();
+    }
+  });
+
+  it("completes tickers for --tickers from the index with the sandbox stopped, and asks no server", async () => {
+    // Its own sync, from a sandbox that is then stopped.
+    const own = tempDir("tokenintel-ci-offline-");
+    const synced = await startSandbox({ port: 0, apiKey: KEY });
+    let watcher: HostileServer | undefined;
+    try {
+      const s = await run(["--base-url", synced.url, "directory", "--sync"], config.path, {
+        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path },
+      });
+      expect(s.code).toBe(0);
+      await synced.close();
+      const afterSync = synced.stats.requests;
+      // Any request would reach this server (the configured base URL), and be counted.
+      watcher = await hostileServer((_req, res) => {
+        res.end("{}");
+      });
+      const env = shellEnv(own.path, { TOKENINTEL_BASE_URL: watcher.url, TOKENINTEL_API_KEY: KEY });
+
+      expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "VIR"], env)).toEqual([
+        "VIRTUAL",
+      ]);
+      // Case-insensitive prefix; the last item of a list is completed, the ones before it kept.
+      expect(await bashComplete(["tokenintel", "market", "--tickers", "AERO,de"], env)).toEqual([
+        "AERO,DEGEN",
+      ]);
+      expect(await bashComplete(["tokenintel", "ta", "--chain=base", "--tickers", "AIX"], env)).toEqual([
+        "AIXBT",
+      ]);
+      expect(
+        await bashComplete(
+          ["tokenintel", "--color", "never", "agents", "-c", "base", "--tickers", "LUN"],
+          env,
+        ),
+      ).toEqual(["LUNA"]);
+      // A ticker with a comma is offered as the list writes it (\,), quoted for the shell.
+      expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "COMMA"], env)).toEqual([
+        "COMMA\\\\\\,COIN",
+      ]);
+      // The chain on the line narrows the tickers to that chain's index.
+      const solanaSymbol = JSON.parse(readFileSync(join(own.path, "index", "tokens-solana.json"), "utf8"))
+        .tokens[0][0] as string;
+      expect(
+        await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", solanaSymbol], env),
+      ).toContain(solanaSymbol);
+      expect(await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", "VIRTU"], env)).toEqual(
+        [],
+      );
+      if (has("fish")) {
+        const fish = await shell(
+          "fish",
+          [
+            "-c",
+            "tokenintel completion fish | source; complete -C 'tokenintel market -c base --tickers AERO,DE'",
+          ],
+          env,
+        );
+        expect(fish.stdout.split("\t")[0]).toBe("AERO,DEGEN");
+      }
+      expect(watcher.requests).toHaveLength(0);
+      expect(synced.stats.requests).toBe(afterSync);
+    } finally {
+      await watcher?.close();
+      own.remove();
+    }
+  });
+});
+
+describe("--resolve and shared tickers (issue 13 item 5)", () => {
+  // A directory where two tokens share a ticker (the sandbox's tickers are unique per chain), and a
+  // market endpoint that answers whatever it is asked.
+  const DIRECTORY = [
+    { id: "id-a", symbol: "AAA", name: "Triple A", address: "0xa1", chain: "base", ecosystem: "base" },
+    { id: "id-d1", symbol: "DUP", name: "Dup One", address: "0xd1", chain: "base", ecosystem: "virtuals" },
+    { id: "id-d2", symbol: "DUP", name: "Dup Two", address: "0xd2", chain: "base", ecosystem: "base" },
+    { id: "id-e", symbol: "EVIL\u001b[31m", name: "Evil", address: "0xee", chain: "base", ecosystem: "base" },
+  ];
+  let server: HostileServer;
+  const own = tempDir("tokenintel-ci-dup-");
+
+  beforeAll(async () => {
+    server = await hostileServer((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      res.setHeader("content-type", "application/json");
+      if (url.pathname === "/v1/crypto-metainfo") {
+        res.end(
+          JSON.stringify({ success: true, data: url.searchParams.get("page") === "1" ? DIRECTORY : [] }),
+        );
+        return;
+      }
+      const addresses = url.searchParams.get("token_addresses")?.split(",") ?? [];
+      const data = DIRECTORY.filter((t) => addresses.includes(t.address)).map((t) => ({
+        id: t.id,
+        token_info: {
+          id: t.id,
+          symbol: t.symbol,
+          name: t.name,
+          ca: t.address,
+          chain: "base",
+          ecosystem: t.ecosystem,
+        },
+      }));
+      res.end(
+        JSON.stringify({
+          success: true,
+          data,
+          meta: { pagination: { page: 1, pageSize: 30, pageCount: 1, total: data.length } },
+        }),
+      );
+    });
+    const s = await run(["--base-url", server.url, "directory", "--sync", "-c", "base"], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path },
+    });
+    expect(s.code).toBe(0);
+    expect(s.stderr).toContain("1 tickers are shared by several tokens");
+  });
+  afterAll(async () => {
+    await server?.close();
+    own.remove();
+  });
+
+  const cli = (args: string[]) =>
+    run(["--base-url", server.url, ...args], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path },
+    });
+
+  it("--resolve selects by token_addresses from the index, with no ticker sent", async () => {
+    const before = server.requests.length;
+    const r = await cli(["market", "-c", "base", "--tickers", "dup,AAA", "--resolve", "--json"]);
+    expect(r.code).toBe(0);
+    const sent = server.requests.slice(before).map((q) => new URL(q.url, "http://x"));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.pathname).toBe("/v1/crypto-market/");
+    expect(sent[0]!.searchParams.get("token_addresses")).toBe("0xd1,0xd2,0xa1");
+    expect(sent[0]!.searchParams.has("token_tickers")).toBe(false);
+    expect(JSON.parse(r.stdout).map((t: { id: string }) => t.id)).toEqual(["id-d1", "id-d2", "id-a"]);
+    expect(r.stderr).toContain(
+      "tokenintel: warning: ticker dup is shared by 2 tokens on base: 0xd1 (Dup One), 0xd2 (Dup Two) (all of them are requested)",
+    );
+  });
+
+  it("names a shared ticker with its tokens' addresses when --tickers is used without --resolve", async () => {
+    const before = server.requests.length;
+    const r = await cli(["market", "-c", "base", "--tickers", "DUP", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      "tokenintel: warning: ticker DUP is shared by 2 tokens on base: 0xd1 (Dup One), 0xd2 (Dup Two); use --addresses to pick one",
+    );
+    const sent = new URL(server.requests[before]!.url, "http://x");
+    expect(sent.searchParams.get("token_tickers")).toBe("DUP");
+    // A ticker only one token carries says nothing.
+    const single = await cli(["market", "-c", "base", "--tickers", "AAA", "--json"]);
+    expect(single.stderr).not.toContain("shared");
+  });
+
+  it("--resolve without an index, or with tickers it does not know, says so", async () => {
+    const none = tempDir("tokenintel-ci-noindex-");
+    try {
+      const before = server.requests.length;
+      const r = await run(
+        ["--base-url", server.url, "market", "-c", "base", "--tickers", "DUP", "--resolve"],
+        config.path,
+        {
+          env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: none.path },
+        },
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        "tokenintel: --resolve needs the token index of base: run 'tokenintel directory --sync -c base' first\n",
+      );
+      expect(server.requests.length).toBe(before);
+    } finally {
+      none.remove();
+    }
+    const unknown = await cli(["market", "-c", "base", "--tickers", "NOPE", "--resolve"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(
+      /^tokenintel: warning: not in the base token index \(synced \d+s ago\): NOPE\n/,
+    );
+    const notTickers = await cli(["market", "-c", "base", "--addresses", "0xa1", "--resolve"]);
+    expect(notTickers.code).toBe(2);
+    expect(notTickers.stderr).toBe("tokenintel: --resolve goes with --tickers\n");
+  });
+
+  it("an index synced from another API is not used: --resolve says so, no shared-ticker note", async () => {
+    const other = await startSandbox({ port: 0, apiKey: KEY });
+    try {
+      const args = ["--base-url", other.url, "market", "-c", "base", "--tickers", "DUP"];
+      const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path };
+      const resolved = await run([...args, "--resolve"], config.path, { env });
+      expect(resolved.code).toBe(2);
+      expect(resolved.stderr).toBe(
+        `tokenintel: --resolve: the base token index was synced from ${server.url}, not ${other.url}; run 'tokenintel directory --sync -c base' against it first\n`,
+      );
+      expect(other.stats.requests).toBe(0);
+      const plain = await run(args, config.path, { env });
+      expect(plain.stderr).not.toContain("shared");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("--sandbox keeps its own index: the example syncs and resolves without touching the real one", async () => {
+    const box = tempDir("tokenintel-ci-box-");
+    try {
+      const env = { env: { TOKENINTEL_CACHE_DIR: box.path } };
+      const sync = await run(["directory", "--sandbox", "--sync", "-c", "base"], config.path, env);
+      expect(sync.code).toBe(0);
+      expect(readdirSync(box.path)).toEqual(["index-sandbox"]);
+      const r = await run(
+        ["market", "--sandbox", "-c", "base", "--tickers", "VIRTUAL,AERO", "--resolve", "--json"],
+        config.path,
+        env,
+      );
+      expect(r.code).toBe(0);
+      expect(
+        JSON.parse(r.stdout).map((t: { token_info: { symbol: string } }) => t.token_info.symbol),
+      ).toEqual(["VIRTUAL", "AERO"]);
+      // Completion and config list read the real service's index, which is not there.
+      const list = await run(["config", "list"], config.path, env);
+      expect(list.stdout).toMatch(/^token-index=base \(not synced\)/m);
+    } finally {
+      box.remove();
+    }
+  });
+
+  it("completion never offers a ticker with control characters from the server", async () => {
+    const env = shellEnv(own.path, { TOKENINTEL_BASE_URL: server.url });
+    const before = server.requests.length;
+    expect(await bashComplete(["tokenintel", "market", "--tickers", ""], env)).toEqual(["AAA", "DUP"]);
+    expect(server.requests.length).toBe(before);
+  });
+});
