@@ -24,6 +24,7 @@ export const COMMANDS: Record<string, Loader> = {
   config: () => import("./commands/config/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   completion: () => import("./commands/completion/index.js"),
+  version: () => import("./commands/version/index.js"),
 };
 
 /** How an action gets its run's context: made from the parsed global flags, once. */

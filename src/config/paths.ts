@@ -8,6 +8,11 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.TOKENINTEL_CONFIG_DIR || envPaths("tokenintel", { suffix: "" }).config;
 }
 
+/** The platform's cache folder for tokenintel ($XDG_CACHE_HOME/tokenintel, ~/.cache/tokenintel). */
+export function cacheDir(): string {
+  return envPaths("tokenintel", { suffix: "" }).cache;
+}
+
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), "config.json");
 }
