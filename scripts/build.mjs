@@ -3,6 +3,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
 
@@ -124,6 +125,22 @@ for (const file of legalFiles) {
   await rm(new URL(file, dist));
 }
 await writeFile(new URL("THIRD_PARTY_NOTICES", dist), renderNotices(packages, [...comments].join("\n\n")));
-// The metafile stays out of the package; the notices test reads it to know what was bundled.
+// The man page, from the program with every command defined: its source is bundled on its own
+// (dependencies left to node_modules, which a build always has) and run once.
+const manEntry = new URL("../.cache/man-page.mjs", import.meta.url);
 await mkdir(new URL("../.cache/", import.meta.url), { recursive: true });
+await build({
+  entryPoints: ["scripts/man-page.ts"],
+  outfile: fileURLToPath(manEntry),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.18",
+  packages: "external",
+  logLevel: "warning",
+});
+const { manPage } = await import(`${manEntry.href}?${Date.now()}`);
+await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
+
+// The metafile stays out of the package; the notices test reads it to know what was bundled.
 await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));
