@@ -1,8 +1,11 @@
 // Bundles src/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
 // dependencies load only when a run needs them.
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
 // node:tls (~20 ms at every start). tokenintel never negotiates HTTP/2 (allowH2 is off), so the
@@ -43,9 +46,39 @@ const lazyChildProcess = {
   },
 };
 
+// ws (under viem's WebSocket transport, which tokenintel does not use) tries require("bufferutil")
+// and require("utf-8-validate") inside try/catch for optional native speed-ups. Left as they are,
+// dist/ would look up bare packages at run time and pick up whatever a parent folder of the
+// install happens to hold. Bundle an empty answer instead: ws takes its JavaScript path, always.
+const noOptionalNatives = {
+  name: "no-optional-natives",
+  setup(b) {
+    b.onResolve({ filter: /^(bufferutil|utf-8-validate)$/ }, (args) => ({
+      path: args.path,
+      namespace: "absent-optional",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "absent-optional" }, (args) => ({
+      contents: `const e = new Error("Cannot find module '${args.path}' (not bundled)");\ne.code = "MODULE_NOT_FOUND";\nthrow e;\n`,
+      loader: "js",
+    }));
+  },
+};
+
+// Builtins that CommonJS dependencies require without the node: prefix ("zlib", "stream") are
+// written with it, so that every bare specifier left in dist/ is a node: one (a test checks).
+const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_")));
+const nodePrefix = {
+  name: "node-prefix",
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_/]+$/ }, (args) =>
+      builtins.has(args.path) ? { path: `node:${args.path}`, external: true } : undefined,
+    );
+  },
+};
+
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
   entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
   outdir: "dist",
@@ -56,13 +89,16 @@ await build({
   target: "node20.18",
   sourcemap: false,
   minifySyntax: true,
-  legalComments: "none",
+  // Licence comments inside the code (some name code a package copied from elsewhere, such as
+  // undici's formdata-polyfill) go to .LEGAL.txt files, which are folded into THIRD_PARTY_NOTICES.
+  legalComments: "external",
+  metafile: true,
   chunkNames: "chunks/[name]-[hash]",
   // CommonJS dependencies (cli-table3) call require() on builtins; give the ESM bundle one.
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [lazyHttp2, lazyChildProcess],
+  plugins: [lazyHttp2, lazyChildProcess, noOptionalNatives, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 });
@@ -71,3 +107,41 @@ await writeFile(
   new URL("../dist/version.js", import.meta.url),
   `export const version = ${JSON.stringify(pkg.version)};\n`,
 );
+
+// THIRD_PARTY_NOTICES: every package with code in dist/, its licence and the licence text, and the
+// licence comments esbuild collected; the build fails rather than ship a licence outside the list.
+const packages = describePackages(bundledPackageDirs(result.metafile));
+const problems = problemsOf(packages);
+if (problems.length) {
+  throw new Error(`the bundle cannot ship:\n  ${problems.join("\n  ")}`);
+}
+const dist = new URL("../dist/", import.meta.url);
+const legalFiles = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".LEGAL.txt")).sort();
+const comments = new Set();
+for (const file of legalFiles) {
+  const text = await readFile(new URL(file, dist), "utf8");
+  for (const block of text.replace(/^Bundled license information:\n/, "").split(/\n\n+/)) {
+    if (block.trim()) comments.add(block.trim());
+  }
+  await rm(new URL(file, dist));
+}
+await writeFile(new URL("THIRD_PARTY_NOTICES", dist), renderNotices(packages, [...comments].join("\n\n")));
+// The man page, from the program with every command defined: its source is bundled on its own
+// (dependencies left to node_modules, which a build always has) and run once.
+const manEntry = new URL("../.cache/man-page.mjs", import.meta.url);
+await mkdir(new URL("../.cache/", import.meta.url), { recursive: true });
+await build({
+  entryPoints: ["scripts/man-page.ts"],
+  outfile: fileURLToPath(manEntry),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.18",
+  packages: "external",
+  logLevel: "warning",
+});
+const { manPage } = await import(manEntry.href);
+await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
+
+// The metafile stays out of the package; the notices test reads it to know what was bundled.
+await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));

@@ -97,7 +97,17 @@ function describeWriteError(error: NodeJS.ErrnoException): string {
   return `${known[code] ?? error.message ?? "write failed"} (${code})`;
 }
 
-async function main(argv: string[]): Promise<void> {
+/** `--version --verbose` (in either order, or -V -v) is the long form of `version --verbose`. */
+function verboseVersion(argv: string[]): string[] {
+  const args = new Set(argv.slice(2));
+  const version = args.has("--version") || args.has("-V");
+  const verbose = args.has("--verbose") || args.has("-v");
+  const only = [...args].every((a) => ["--version", "-V", "--verbose", "-v"].includes(a));
+  return version && verbose && only ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
+}
+
+async function main(commandLine: string[]): Promise<void> {
+  const argv = verboseVersion(commandLine);
   // `on`, not `once`: a dependency's signal-exit hook re-raises the signal when it finds itself the
   // only listener, which would kill the process before it can exit with its own code.
   let interrupted = false;

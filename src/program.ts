@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Loader> = {
   cache: () => import("./commands/cache/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   completion: () => import("./commands/completion/index.js"),
+  version: () => import("./commands/version/index.js"),
   __complete: () => import("./commands/complete/index.js"),
 };
 

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import envPaths from "env-paths";
+import { cacheDir } from "../config/paths.js";
 
 // Answers to GET requests kept on disk for --cache <ttl>. An entry is one file named by a digest of
 // what was asked (origin, method, path and query without the key) and of whose key asked it (a
@@ -22,14 +22,9 @@ import envPaths from "env-paths";
 // key, no payment header. Files are 0600 in a 0700 folder, written whole (temp file + rename);
 // an entry that is not ours, not private, too large, corrupt or past the TTL is never trusted.
 
-/** The folder for tokenintel's caches: TOKENINTEL_CACHE_DIR, or the platform's cache folder. */
-export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOKENINTEL_CACHE_DIR || envPaths("tokenintel", { suffix: "" }).cache;
-}
-
 /** The folder of the response cache (what `tokenintel cache path` prints). */
 export function responseCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(cacheRoot(env), "responses");
+  return join(cacheDir(env), "responses");
 }
 
 const DIR_MODE = 0o700;

@@ -8,6 +8,14 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.TOKENINTEL_CONFIG_DIR || envPaths("tokenintel", { suffix: "" }).config;
 }
 
+/**
+ * The folder of tokenintel's caches (answers, the token index): TOKENINTEL_CACHE_DIR, or the
+ * platform's cache folder ($XDG_CACHE_HOME/tokenintel, ~/.cache/tokenintel).
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TOKENINTEL_CACHE_DIR || envPaths("tokenintel", { suffix: "" }).cache;
+}
+
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), "config.json");
 }

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import envPaths from "env-paths";
+import { cacheDir } from "../config/paths.js";
 
 // The local token index: the directory (symbol, name, address, id, ecosystem) of each chain, kept
 // in the user's cache folder by `directory --sync`. Shell completion reads it on every Tab, so this
@@ -38,8 +38,7 @@ export interface TokenIndex {
  * --sandbox never replaces the index of the real service, which completion offers.
  */
 export function indexDir(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
-  const root = env.TOKENINTEL_CACHE_DIR || envPaths("tokenintel", { suffix: "" }).cache;
-  return join(root, sandbox ? "index-sandbox" : "index");
+  return join(cacheDir(env), sandbox ? "index-sandbox" : "index");
 }
 
 export function indexFile(chain: IndexChain, env: NodeJS.ProcessEnv = process.env, sandbox = false): string {

@@ -1,0 +1,17 @@
+import { defineCommand } from "../command.js";
+
+export default defineCommand({
+  name: "version",
+  description:
+    "print the version; with --verbose, what a bug report needs (Node, platform, config and cache paths)",
+  flags: {},
+  examples: ["tokenintel version --verbose", "tokenintel --version --verbose"],
+  async run(ctx) {
+    const [{ versionReport }, { VERSION }] = await Promise.all([
+      import("./run.js"),
+      import("../../program.js"),
+    ]);
+    const verbose = Boolean(ctx.settings.globals.verbose);
+    await ctx.io.out(verbose ? versionReport(VERSION, ctx.settings.env) : `${VERSION}\n`);
+  },
+});

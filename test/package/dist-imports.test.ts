@@ -1,0 +1,91 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// The published package has no dependencies: everything dist/ runs is inside dist/. So no file there
+// may import or require a bare package name; only node: builtins and files of its own.
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const dist = join(root, "dist");
+
+/** The module specifiers a built file loads: static and dynamic imports, re-exports, require calls. */
+function specifiersOf(code: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    // import x from "m"; import {a} from "m"; export {a} from "m"; export * from "m"
+    /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{},\s]+?)\s*from\s*(["'])([^"'\n]+)\1/g,
+    // import "m";
+    /(?:^|[;\n}])\s*import\s*(["'])([^"'\n]+)\1/g,
+    // import("m"), require("m"), __require("m"), but not inside a string such as ajv's generated
+    // code ('require("ajv/dist/runtime/equal")', which it emits only for standalone validators)
+    /(?<![\w$.'"`])(?:import|require|__require)\(\s*(["'])([^"'\n]+)\1\s*\)/g,
+  ];
+  // Lines of doc comments (undici's `@param {import('net').Socket}`) load nothing.
+  const live = code
+    .split("\n")
+    .filter((line) => !/^\s*(\*|\/\/|\/\*)/.test(line))
+    .join("\n");
+  for (const pattern of patterns) for (const m of live.matchAll(pattern)) found.push(m[2]!);
+  return found;
+}
+
+function jsFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => join(dir, f));
+}
+
+describe("what dist/ loads", () => {
+  it("finds imports, re-exports and require calls, and not code inside strings", () => {
+    const code = [
+      'import { a as b } from "./chunks/chunk-A.js";',
+      'import*as c from"node:fs";',
+      'export { d } from "./chunks/chunk-B.js";',
+      'import "node:process";',
+      'const e = await import("./chunks/market-C.js");',
+      'var f = __require("node:zlib"); var g = require("bufferutil");',
+      "equal.code = 'require(\"ajv/dist/runtime/equal\").default';",
+      'x.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${name}`;',
+      '{ name: "from", type: "address" }',
+      "       * @param {import('net').Socket} socket",
+    ].join("\n");
+    expect(specifiersOf(code).sort()).toEqual(
+      [
+        "./chunks/chunk-A.js",
+        "node:fs",
+        "./chunks/chunk-B.js",
+        "node:process",
+        "./chunks/market-C.js",
+        "node:zlib",
+        "bufferutil",
+      ].sort(),
+    );
+  });
+
+  it("is built", () => {
+    expect(existsSync(join(dist, "cli.js")), "run `npm run build` first").toBe(true);
+  });
+
+  it("imports no package by name: only node: builtins and its own files, which all exist", () => {
+    const files = [...jsFiles(dist), join(root, "bin", "tokenintel.js")];
+    expect(files.length).toBeGreaterThan(10);
+    const bare: string[] = [];
+    const missing: string[] = [];
+    let relative = 0;
+    for (const file of files) {
+      for (const spec of specifiersOf(readFileSync(file, "utf8"))) {
+        if (spec.startsWith("node:")) continue;
+        if (spec.startsWith("./") || spec.startsWith("../")) {
+          relative++;
+          if (!existsSync(resolve(dirname(file), spec))) missing.push(`${file}: ${spec}`);
+          continue;
+        }
+        bare.push(`${file.slice(root.length)}: ${spec}`);
+      }
+    }
+    expect(bare).toEqual([]);
+    expect(missing).toEqual([]);
+    expect(relative).toBeGreaterThan(10);
+  });
+});
