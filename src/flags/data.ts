@@ -99,3 +99,11 @@ export const WATCH_FLAGS = flagTable({
     kind: "switch",
   },
 });
+
+/** Which tokens, by list: what market, agents and ta take (directory takes addresses alone). */
+export const TOKEN_LIST_FLAGS = flagTable({
+  tickers: TICKERS,
+  resolve: RESOLVE,
+  addresses: ADDRESSES,
+  ids: IDS,
+});

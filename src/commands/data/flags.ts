@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, IDS, PAGING_FLAGS, RESOLVE, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
+import { CHAIN, PAGING_FLAGS, TOKEN_LIST_FLAGS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { type FlagValues, flagTable } from "../../flags/table.js";
@@ -6,10 +6,7 @@ import { type FlagValues, flagTable } from "../../flags/table.js";
 /** Every flag a data command can take; each command's table is a subset of this one. */
 export const ALL_DATA_FLAGS = flagTable({
   chain: CHAIN,
-  tickers: TICKERS,
-  resolve: RESOLVE,
-  addresses: ADDRESSES,
-  ids: IDS,
+  ...TOKEN_LIST_FLAGS,
   ...PAGING_FLAGS,
   view: { flags: "--view <view>", description: "column set", kind: "text" },
   ...WATCH_FLAGS,
