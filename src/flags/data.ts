@@ -49,7 +49,7 @@ export const PAGING_FLAGS = flagTable({
   maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
   sort: {
     flags: "--sort <field[:asc|desc]>",
-    description: "sort by any dot path (numbers exactly), e.g. token_metrics.mcap:desc",
+    description: "sort by a dot path of the records (numbers compared exactly); :desc for largest first (see the examples)",
     kind: "text",
   },
 });

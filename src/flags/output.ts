@@ -28,7 +28,7 @@ export const OUTPUT_FLAGS = flagTable({
   },
   fields: {
     flags: "--fields <paths>",
-    description: "keep only these comma-separated dot paths, e.g. token_info.symbol,token_metrics.usd_price",
+    description: "keep only these comma-separated dot paths of the records (see the examples)",
     kind: "list",
   },
 });

@@ -19,6 +19,7 @@ export default defineCommand({
   examples: [
     "tokenintel directory --sandbox --chain base --limit 20",
     "tokenintel directory -c solana --ecosystem virtuals -o csv > directory.csv",
+    "tokenintel directory -c base --sort symbol --fields symbol,name,address --limit 5",
   ],
   async run(ctx, opts) {
     const [{ runDataCommand }, { DIRECTORY }] = await Promise.all([
