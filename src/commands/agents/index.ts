@@ -18,6 +18,7 @@ export default defineCommand({
   examples: [
     "tokenintel agents --sandbox --chain base --limit 10",
     "tokenintel agents -c base --tickers AIXBT --json | jq '.[0].rug_status'",
+    "tokenintel agents -c base --sort agent_metrics.mcap:desc --fields agent_info.symbol,rug_status,agent_metrics.mcap",
   ],
   async run(ctx, opts) {
     const [{ runDataCommand }, { AGENTS }] = await Promise.all([

@@ -24,11 +24,7 @@ export default defineCommand({
   name: "cache",
   description: "the response cache behind --cache <ttl>: where it is, and emptying it",
   flags: {},
-  examples: [
-    "tokenintel market --sandbox -c base --limit 5 --cache 10m",
-    "tokenintel cache path",
-    "tokenintel cache clear",
-  ],
+  examples: ["tokenintel cache path", "tokenintel cache clear"],
   notes: `A GET repeated within the TTL (--cache <ttl>, TOKENINTEL_CACHE or 'config set cache <ttl>') is
 answered from disk without a request, paid answers included; --no-cache bypasses it. Entries are
 kept apart per API key (by a digest of it) and never hold the key or payment headers.`,

@@ -25,6 +25,7 @@ export default defineCommand({
   examples: [
     "tokenintel directory --sandbox --chain base --limit 20",
     "tokenintel directory -c solana --ecosystem virtuals -o csv > directory.csv",
+    "tokenintel directory -c base --sort symbol --fields symbol,name,address --limit 5",
   ],
   notes: `Token index (--sync): 'tokenintel directory --sync' stores both chains ('-c base' one), one
 file a chain in the cache folder (TOKENINTEL_CACHE_DIR, else the platform's, e.g.

@@ -27,6 +27,7 @@ export default defineCommand({
     "tokenintel market --sandbox --chain base --ecosystem virtuals --limit 10",
     "tokenintel market -c base --tickers AERO,DEGEN --json | jq '.[].token_metrics.usd_price'",
     "tokenintel market -c solana --ecosystem virtuals --ndjson > virtuals.ndjson",
+    "tokenintel market -c base -e virtuals --sort token_metrics.mcap:desc --fields token_info.symbol,token_metrics.mcap",
   ],
   async run(ctx, opts) {
     const [{ runDataCommand }, { MARKET }] = await Promise.all([

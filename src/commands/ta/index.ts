@@ -27,6 +27,7 @@ export default defineCommand({
   examples: [
     "tokenintel ta --sandbox --chain base --limit 10",
     "tokenintel ta -c base --tickers VIRTUAL --json",
+    "tokenintel ta -c base --tickers VIRTUAL,AIXBT --fields token_info.symbol,technical_indicators.rsi_1h",
   ],
   async run(ctx, opts) {
     const [{ runDataCommand }, { TA }] = await Promise.all([import("../data/run.js"), import("./spec.js")]);

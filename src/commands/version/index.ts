@@ -5,7 +5,8 @@ export default defineCommand({
   description:
     "print the version; with --verbose, what a bug report needs (Node, platform, config and cache paths)",
   flags: {},
-  examples: ["tokenintel version --verbose", "tokenintel --version --verbose"],
+  examples: ["tokenintel version", "tokenintel version --verbose"],
+  notes: "tokenintel --version --verbose is the same as version --verbose.",
   async run(ctx) {
     const [{ versionReport }, { VERSION }] = await Promise.all([
       import("./run.js"),
