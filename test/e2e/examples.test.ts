@@ -20,7 +20,7 @@ interface Example {
 }
 
 /** The `$ tokenintel ...` lines of a help text. */
-export function examplesInHelp(help: string): string[] {
+function examplesInHelp(help: string): string[] {
   return help
     .split("\n")
     .map((l) => /^\s*\$ (.+)$/.exec(l)?.[1]?.trim())
@@ -28,7 +28,7 @@ export function examplesInHelp(help: string): string[] {
 }
 
 /** The command lines of README code blocks that run tokenintel (comments and setup lines left out). */
-export function examplesInReadme(text: string): Example[] {
+function examplesInReadme(text: string): Example[] {
   const found: Example[] = [];
   let inCode = false;
   text.split("\n").forEach((raw, i) => {
