@@ -24,6 +24,8 @@ export class IO {
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
   color: boolean;
+  /** --color always: JSON into a pipe is coloured only when asked for by name, never by FORCE_COLOR. */
+  private colorAlways = false;
   readonly env: NodeJS.ProcessEnv;
   private readonly secrets = new Map<string, RegExp>();
   private stdoutClosed = false;
@@ -42,6 +44,7 @@ export class IO {
     this.stdoutIsTTY = forceTTY || Boolean((this.stdout as { isTTY?: boolean }).isTTY);
     this.stderrIsTTY = forceTTY || Boolean((this.stderr as { isTTY?: boolean }).isTTY);
     this.color = decideColor(options.color ?? "auto", env, this.stdoutIsTTY);
+    this.colorAlways = options.color === "always";
     this.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head -1`): stop writing, end quietly.
       if (error.code === "EPIPE") {
@@ -90,6 +93,7 @@ export class IO {
 
   setColorMode(mode: ColorMode): void {
     this.color = decideColor(mode, this.env, this.stdoutIsTTY);
+    this.colorAlways = mode === "always";
   }
 
   /** Registers a value (an API key) that must never reach stderr, in any encoding. */
@@ -117,6 +121,21 @@ export class IO {
    */
   outServerText(text: string): Promise<void> {
     return this.out(this.stdoutIsTTY ? escapeForTerminal(text) : text);
+  }
+
+  /**
+   * Writes JSON text to stdout: one document, or NDJSON lines with `lines`. Piped, byte for byte as
+   * given (made for jq). On a terminal, a document is indented and, with colour on, coloured like
+   * jq's; NDJSON keeps one record a line. Server strings are made inert (escapeForTerminal) before
+   * any colour is added. `--color always` colours a pipe too, keeping its layout. Text that is not
+   * JSON (an `api` body may be anything) is shown as outServerText shows it.
+   */
+  async outJson(text: string, lines = false): Promise<void> {
+    const color = this.color && (this.stdoutIsTTY || this.colorAlways);
+    if (!this.stdoutIsTTY && !color) return this.out(text);
+    const { formatJsonForTerminal } = await import("./output/json-terminal.js");
+    const shown = formatJsonForTerminal(text, { indent: this.stdoutIsTTY && !lines, color });
+    return this.out(shown ?? escapeForTerminal(text));
   }
 
   /** One line to stderr, redacted and stripped of control characters. */

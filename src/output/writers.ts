@@ -46,7 +46,7 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
       return new NdjsonWriter(io, project);
     case "json":
       return new BufferedWriter(async (records) => {
-        await io.outServerText(`${stringifyJson(records.map(project), 2)}\n`);
+        await io.outJson(`${stringifyJson(records.map(project), 2)}\n`);
       });
     case "csv":
       return new BufferedWriter(async (records) => {
@@ -79,7 +79,7 @@ class NdjsonWriter implements RecordWriter {
   async write(batch: unknown[]): Promise<void> {
     let text = "";
     for (const record of batch) text += `${stringifyJson(this.project(record))}\n`;
-    await this.io.outServerText(text);
+    await this.io.outJson(text, true);
   }
   async end(): Promise<void> {}
 }

@@ -137,7 +137,7 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
     });
     if (raw.include) printHead(ctx, res.status, res.headers);
     if (!raw.silent)
-      await ctx.io.outServerText(res.text.endsWith("\n") || res.text === "" ? res.text : `${res.text}\n`);
+      await ctx.io.outJson(res.text.endsWith("\n") || res.text === "" ? res.text : `${res.text}\n`);
   } catch (error) {
     if (raw.include && error instanceof CliError && error.response) {
       printHead(ctx, error.response.status, error.response.headers);

@@ -45,7 +45,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
 
   if (format === "json" || format === "ndjson") {
     const shown = selection ? selectAnswer(data, selection) : data;
-    await ctx.io.outServerText(`${stringifyJson(shown, format === "json" ? 2 : undefined)}\n`);
+    await ctx.io.outJson(`${stringifyJson(shown, format === "json" ? 2 : undefined)}\n`, format === "ndjson");
     return;
   }
   if (format === "csv") {
