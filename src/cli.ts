@@ -31,6 +31,7 @@ async function contextFor(argv: readonly string[], cmd: import("commander").Comm
   const globals = parseFlags(GLOBAL_FLAGS, cmd.optsWithGlobals());
   if (globals.color === false) io.setColorMode("never");
   else if (globals.color !== undefined) io.setColorMode(globals.color);
+  if (globals.pager === false) io.pagerEnabled = false;
   context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`);
   return context;
 }
@@ -112,6 +113,9 @@ async function main(commandLine: string[]): Promise<void> {
   // only listener, which would kill the process before it can exit with its own code.
   let interrupted = false;
   const onSignal = (code: number) => () => {
+    // Ctrl-C while a pager shows a table is the pager's (less stays open); tokenintel waits for it.
+    if (code === ExitCode.interrupted && io.paging) return;
+    io.endPager();
     if (interrupted) process.exit(code);
     interrupted = true;
     abort.abort(new Error("interrupted"));

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
 import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
@@ -29,6 +30,10 @@ export class IO {
   readonly env: NodeJS.ProcessEnv;
   private readonly secrets = new Map<string, RegExp>();
   private stdoutClosed = false;
+  /** --no-pager turns the pager off for the run. */
+  pagerEnabled = true;
+  /** The pager showing the output now, if any: Ctrl-C is its own (less stays open) while it runs. */
+  private pager: ChildProcess | undefined;
   /** Called once when the reader of stdout goes away; the CLI ends the run quietly. */
   onStdoutClosed: () => void = () => {};
   /** Called once when stdout fails otherwise (a full disk: ENOSPC); the CLI says so and exits 1. */
@@ -138,6 +143,60 @@ export class IO {
     return this.out(shown ?? escapeForTerminal(text));
   }
 
+  /** Whether a pager is showing the output now (the CLI leaves Ctrl-C to it). */
+  get paging(): boolean {
+    return this.pager !== undefined;
+  }
+
+  /** Ends the pager, if one runs (the run is ending on SIGTERM: no pager left behind on the terminal). */
+  endPager(): void {
+    this.pager?.kill();
+  }
+
+  /**
+   * Writes text a person reads screen by screen (a table), as git and gh do: on a terminal, when it
+   * has more lines than the screen can show above the prompt, through the pager (TOKENINTEL_PAGER,
+   * else PAGER, else `less -FRX`; empty or "cat": none; --no-pager: none); resolves when the pager
+   * has ended. Everything else goes to stdout as out() writes it. A pager that cannot be started
+   * costs one warning line, and the text is written directly. The pager quitting before the end
+   * (q in less) is the reader being done: the run goes on, exit 0.
+   */
+  async outPaged(text: string): Promise<void> {
+    const rows = this.rows;
+    const isTerminal = Boolean((this.stdout as { isTTY?: boolean }).isTTY);
+    const command =
+      this.pagerEnabled && isTerminal && rows !== undefined ? pagerCommand(this.env) : undefined;
+    if (command === undefined || this.stdoutClosed || lineCount(text) < rows!) return this.out(text);
+    const { spawn } = await import("node:child_process");
+    // As git does: less with -F (quit when it fits), -R (show colours), -X (leave the screen as is).
+    const env = command.isDefault && this.env.LESS === undefined ? { ...this.env, LESS: "FRX" } : this.env;
+    // A plain command line runs as it is (the pager alone gets Ctrl-C); one with shell syntax through sh, as git does.
+    const [program, ...args] = /[|&;<>()$`\\"'*?[#~=%]/.test(command.line)
+      ? ["sh", "-c", command.line]
+      : command.line.split(/\s+/);
+    const child = spawn(program!, args, { stdio: ["pipe", "inherit", "inherit"], env });
+    this.pager = child;
+    let result: { code: number | null; signal: NodeJS.Signals | null; failed?: boolean };
+    try {
+      result = await new Promise((resolve) => {
+        child.once("error", () => resolve({ code: null, signal: null, failed: true }));
+        child.once("close", (code, signal) => resolve({ code, signal }));
+        // The pager closing its input early (the user pressed q) is the reader being done: not an error.
+        child.stdin!.on("error", () => {});
+        child.stdin!.end(this.redact(text));
+      });
+    } finally {
+      this.pager = undefined;
+    }
+    if (result.failed || result.code === 126 || result.code === 127) {
+      this.warn(
+        `pager "${command.line}" not found; showing the output without it (set PAGER, or --no-pager)`,
+      );
+      return this.out(text);
+    }
+    if (result.signal === "SIGINT") throw new InterruptedError();
+  }
+
   /** One line to stderr, redacted and stripped of control characters. */
   err(line: string): void {
     // Redacted before and after: stripping a control character must not join a key back together.
@@ -202,6 +261,20 @@ export class IO {
       stdin.resume();
     });
   }
+}
+
+/** The pager to use, from the environment: TOKENINTEL_PAGER, else PAGER, else `less -FRX`; undefined for none. */
+export function pagerCommand(env: NodeJS.ProcessEnv): { line: string; isDefault: boolean } | undefined {
+  const chosen = env.TOKENINTEL_PAGER ?? env.PAGER;
+  if (chosen === undefined) return { line: "less -FRX", isDefault: true };
+  const line = chosen.trim();
+  return line === "" || line === "cat" ? undefined : { line, isDefault: false };
+}
+
+function lineCount(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) count++;
+  return count;
 }
 
 export function decideColor(mode: ColorMode, env: NodeJS.ProcessEnv, isTTY: boolean): boolean {

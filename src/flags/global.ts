@@ -63,6 +63,11 @@ export const GLOBAL_FLAGS = flagTable({
     description: "say nothing on stderr but errors and warnings",
     kind: "switch",
   },
+  pager: {
+    flags: "--no-pager",
+    description: "do not page long tables on a terminal (default: $TOKENINTEL_PAGER, $PAGER or less -FRX)",
+    kind: "switch",
+  },
   color: {
     flags: "--color <when>",
     description: "colour: auto (a terminal, unless NO_COLOR), always or never",

@@ -61,7 +61,7 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
         const columns = options.columns(records);
         const { renderTable } = await import("./table.js");
         const table = renderTable(records, columns, io, { width: io.stdoutIsTTY ? io.columns : undefined });
-        await io.out(table.text);
+        await io.outPaged(table.text);
         if (table.hidden)
           io.err(
             `(${table.hidden} more column${table.hidden === 1 ? "" : "s"} did not fit; widen the terminal or choose them with --columns)`,
