@@ -110,6 +110,13 @@ describe("12.11: long tables go through the pager on a terminal", () => {
     }
   });
 
+  it("never for --watch, which redraws its table in place", async () => {
+    const t = terminal([...LONG, "--watch", "1s", "--count", "1"], { PAGER: markerPager() });
+    expect(await t.exited).toBe(0);
+    expect(t.screen()).toContain("SYMBOL");
+    expect(t.screen()).not.toContain("PAGER-START");
+  });
+
   it("never into a pipe", async () => {
     const r = await run([...against(), ...LONG, "-o", "table"], dir.path, {
       env: { PAGER: markerPager(), LINES: "10" },
