@@ -5,6 +5,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
@@ -78,7 +79,7 @@ const nodePrefix = {
 
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-const result = await build({
+const options = {
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
   entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
   outdir: "dist",
@@ -101,7 +102,8 @@ const result = await build({
   plugins: [lazyHttp2, lazyChildProcess, noOptionalNatives, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
-});
+};
+const result = await build({ ...options, plugins: [...options.plugins, await coreChunk(options)] });
 // `tokenintel --version` is answered from this file alone, without loading the program.
 await writeFile(
   new URL("../dist/version.cjs", import.meta.url),

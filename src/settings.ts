@@ -1,8 +1,8 @@
-import type { Schema } from "./flags/values.js";
 import type { ConfigKey } from "./config/keys.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
 import type { GLOBAL_FLAGS } from "./flags/global.js";
 import type { FlagValues } from "./flags/table.js";
+import type { Schema } from "./flags/values.js";
 import { DEFAULT_BASE_URL } from "./spec/api.js";
 
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;

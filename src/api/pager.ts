@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { ApiError, CliError } from "../errors.js";
 import { identityOf } from "../spec/identity.js";
-import { type ApiClient, type Query, serverMessage } from "./client.js";
+import type { ApiClient, Query } from "./client.js";
 import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
+import { serverMessage } from "./server-message.js";
 import { inOrder } from "./window.js";
 
 export interface Page {

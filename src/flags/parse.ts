@@ -4,9 +4,9 @@ import { type Flag, type FlagKind, type FlagTable, type FlagValues, longName } f
 import {
   durationSchema,
   listSchema,
-  type Schema,
   oneOf,
   rateSchema,
+  type Schema,
   sizeSchema,
   ttlSchema,
   urlSchema,
