@@ -8,7 +8,8 @@
 // all of them, so esbuild writes them as one chunk, and an import() of one of them loads a few lines
 // that point into it. What is heavy and needed by few runs keeps its own chunks, as before: the HTTP
 // client (undici), payments (viem, x402), the sandbox, tables (cli-table3), the config file (conf),
-// watch and markdown. The lazy loading in the source stays as it is; only the files change.
+// watch, markdown, and what the commands other than the data commands run. The lazy loading in the
+// source stays as it is; only the files change.
 
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
@@ -22,6 +23,9 @@ const HEAVY = [
   /^src\/output\/(table|markdown)\.ts$/,
   /^src\/config\/store\.ts$/,
   /^src\/commands\/data\/watch(-[a-z]+)?\.ts$/,
+  // What the commands other than the four data commands run: each loads with its command only.
+  /^src\/commands\/(api|ask|auth|cache|check|complete|completion|config|sandbox|version)\/run\.ts$/,
+  /^src\/commands\/directory\/sync\.ts$/,
   /(^|\/)node_modules\//,
 ];
 
