@@ -3,10 +3,12 @@
 // With code splitting, esbuild puts code into a chunk per set of entry points that use it, and each
 // dynamic import() is an entry point. tokenintel loads its commands, flag parser, context and data
 // engine lazily, so a data command loaded ~50 files of a few KB each; Node spends ~0.35 ms on each
-// ES module it resolves, links and evaluates, about 15 ms a run. Here the build gives those modules
-// one set: every entry point (cli.ts and each module some import() loads) refers to a namespace of
-// all of them, so esbuild writes them as one chunk, and an import() of one of them loads a few lines
-// that point into it. What is heavy and needed by few runs keeps its own chunks, as before: the HTTP
+// ES module it resolves, links and evaluates, about 15 ms a run. Here the build gives those modules,
+// the core, one set: an import() of a core module becomes an import() of the core's namespace (so no
+// core module is an entry point of its own), and cli.ts and every module outside the core that an
+// import() loads refer to that namespace; esbuild then writes the core as one chunk. Cycles cannot
+// form: the core imports no entry point statically. What is heavy and needed by few runs keeps its
+// own chunks, as before: the HTTP
 // client (undici), payments (viem, x402), the sandbox, tables (cli-table3), the config file (conf),
 // watch, markdown, and what the commands other than the data commands run. The lazy loading in the
 // source stays as it is; only the files change.
