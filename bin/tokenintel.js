@@ -1,35 +1,55 @@
 #!/usr/bin/env node
-// Thin shim: turn on Node's compile cache where the runtime has it, then load the bundle.
-import module from "node:module";
-import v8 from "node:v8";
+// The shim, in CommonJS (bin/package.json says so): Node loads a CommonJS entry ~5 ms faster than
+// an ES module, which is most of what `--version` and `--help` cost. Those two are answered from
+// small files written by the build; everything else loads the bundle (ES modules in dist/).
+"use strict";
+const { join } = require("node:path");
 
-// undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing
-// tier in the background, and a short-lived process then waits ~80 ms at exit for that job to
-// finish. The baseline (Liftoff) code parses fast enough for this tool; skip the tier-up.
-v8.setFlagsFromString("--liftoff-only");
+const dist = join(__dirname, "..", "dist");
+const args = process.argv.slice(2);
 
-if (typeof module.enableCompileCache === "function") {
-  try {
-    module.enableCompileCache();
-  } catch {
-    // A read-only cache directory is not a reason to fail.
-  }
-}
-try {
-  const args = process.argv.slice(2);
-  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-    const { version } = await import("../dist/version.js");
-    process.stdout.write(`${version}\n`);
-  } else if (args[0] === "__complete") {
-    // Shell completion, on every Tab: the token index reader alone, without the program.
-    await import("../dist/complete.js");
-  } else {
-    await import("../dist/cli.js");
-  }
-} catch (error) {
-  if (error?.code === "ERR_MODULE_NOT_FOUND" && /\/dist\/(cli|version|complete)\.js/.test(String(error.url ?? error.message))) {
-    process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
-    process.exit(1);
+function notBuilt(error) {
+  if (error?.code === "MODULE_NOT_FOUND" || error?.code === "ERR_MODULE_NOT_FOUND" || error?.code === "ENOENT") {
+    if (String(error.url ?? error.path ?? error.message).includes(dist)) {
+      process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
+      process.exit(1);
+    }
   }
   throw error;
+}
+
+function answeredHere() {
+  if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+    process.stdout.write(`${require(join(dist, "version.cjs"))}\n`);
+    return true;
+  }
+  const last = args[args.length - 1];
+  if (args.length === 0 || args[0] === "help" || last === "--help" || last === "-h") {
+    return require(join(dist, "help.cjs")).printHelp(args, join(dist, "help.json"));
+  }
+  return false;
+}
+
+let done = false;
+try {
+  done = answeredHere();
+} catch (error) {
+  notBuilt(error);
+}
+if (!done) {
+  // undici parses HTTP with llhttp compiled to WebAssembly. V8 re-compiles it with its optimizing
+  // tier in the background, and a short-lived process then waits ~80 ms at exit for that job to
+  // finish. The baseline (Liftoff) code parses fast enough for this tool; skip the tier-up.
+  require("node:v8").setFlagsFromString("--liftoff-only");
+  const module = require("node:module");
+  if (typeof module.enableCompileCache === "function") {
+    try {
+      module.enableCompileCache();
+    } catch {
+      // A read-only cache directory is not a reason to fail.
+    }
+  }
+  // Shell completion, on every Tab: the token index reader alone, without the program.
+  const entry = args[0] === "__complete" ? import("../dist/complete.js") : import("../dist/cli.js");
+  entry.catch(notBuilt);
 }

@@ -5,6 +5,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
@@ -78,7 +79,7 @@ const nodePrefix = {
 
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-const result = await build({
+const options = {
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
   entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
   outdir: "dist",
@@ -101,12 +102,26 @@ const result = await build({
   plugins: [lazyHttp2, lazyChildProcess, noOptionalNatives, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
-});
+};
+const result = await build({ ...options, plugins: [...options.plugins, await coreChunk(options)] });
 // `tokenintel --version` is answered from this file alone, without loading the program.
 await writeFile(
-  new URL("../dist/version.js", import.meta.url),
-  `export const version = ${JSON.stringify(pkg.version)};\n`,
+  new URL("../dist/version.cjs", import.meta.url),
+  `module.exports = ${JSON.stringify(pkg.version)};\n`,
 );
+// `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
+// from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
+await build({
+  entryPoints: { help: "src/help/fast.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20.18",
+  minifySyntax: true,
+  logLevel: "warning",
+});
 
 // THIRD_PARTY_NOTICES: every package with code in dist/, its licence and the licence text, and the
 // licence comments esbuild collected; the build fails rather than ship a licence outside the list.
@@ -142,6 +157,19 @@ await build({
 });
 const { manPage } = await import(manEntry.href);
 await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
+const helpEntry = new URL("../.cache/help-pages.mjs", import.meta.url);
+await build({
+  entryPoints: ["scripts/help-pages.ts"],
+  outfile: fileURLToPath(helpEntry),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20.18",
+  packages: "external",
+  logLevel: "warning",
+});
+const { helpPages } = await import(helpEntry.href);
+await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.
 await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));

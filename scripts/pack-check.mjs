@@ -12,15 +12,19 @@ import { fileURLToPath } from "node:url";
 
 const MAX_INSTALLED_BYTES = 15 * 1024 * 1024;
 /** What the tarball may hold; everything else (src/, test/, scripts/, docs/) stays home. */
-const SHIPPED = /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/tokenintel\.js|dist\/.+)$/;
+const SHIPPED =
+  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(tokenintel\.js|package\.json)|dist\/.+)$/;
 const REQUIRED = [
   "package.json",
   "README.md",
   "LICENSE",
   "CHANGELOG.md",
   "bin/tokenintel.js",
+  "bin/package.json",
   "dist/cli.js",
-  "dist/version.js",
+  "dist/version.cjs",
+  "dist/help.cjs",
+  "dist/help.json",
   "dist/THIRD_PARTY_NOTICES",
   "dist/tokenintel.1",
 ];
@@ -141,6 +145,11 @@ try {
   };
   expectRun("tokenintel --version", runInstalled(prefix, ["--version"]), (out) =>
     out === `${pkg.version}\n` ? "" : `printed ${JSON.stringify(out)}`,
+  );
+  expectRun("tokenintel market --help (pre-rendered)", runInstalled(prefix, ["market", "--help"]), (out) =>
+    out.startsWith("Usage: tokenintel market [options]") && out.includes("--tickers <list>")
+      ? ""
+      : `printed ${JSON.stringify(out.slice(0, 80))}`,
   );
   expectRun(
     "tokenintel market --sandbox -c base --limit 2",

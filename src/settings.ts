@@ -1,8 +1,8 @@
-import type { ZodType } from "zod";
 import type { ConfigKey } from "./config/keys.js";
 import { readConfig, type StoredConfig } from "./config/paths.js";
 import type { GLOBAL_FLAGS } from "./flags/global.js";
 import type { FlagValues } from "./flags/table.js";
+import type { Schema } from "./flags/values.js";
 import { DEFAULT_BASE_URL } from "./spec/api.js";
 
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
@@ -51,7 +51,7 @@ export class Settings {
   }
 
   /** A setting checked by `schema`; a flag's value (already checked) wins. */
-  async get<T>(key: ConfigKey, schema: () => Promise<ZodType<T>>, flagValue?: T): Promise<T | undefined> {
+  async get<T>(key: ConfigKey, schema: () => Promise<Schema<T>>, flagValue?: T): Promise<T | undefined> {
     if (flagValue !== undefined) return flagValue;
     const found = this.raw(key);
     if (!found) return undefined;

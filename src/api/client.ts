@@ -10,6 +10,7 @@ import {
   retryAfterMs,
   THROTTLE_STATUSES,
 } from "./retry.js";
+import { serverMessage } from "./server-message.js";
 import { type ApiResponse, Transport } from "./transport.js";
 import { assertKeyMayTravel, buildUrl, followRedirect, type Query, redactUrl } from "./urls.js";
 
@@ -18,6 +19,7 @@ import { assertKeyMayTravel, buildUrl, followRedirect, type Query, redactUrl } f
 // (concurrency, --rate, AIMD on throttling) admits every attempt; transport.ts does the HTTP.
 
 export { retryAfterMs } from "./retry.js";
+export { serverMessage } from "./server-message.js";
 export type { ApiResponse } from "./transport.js";
 export { assertKeyMayTravel, isLoopback, type Query, type QueryValue, redactUrl } from "./urls.js";
 
@@ -287,26 +289,4 @@ function jsonOrMiss(text: string): unknown {
 function annotate<T extends CliError>(error: T, note: string | undefined): T {
   if (note) error.message += ` (${note})`;
   return error;
-}
-
-/** The server's own message from an error body of unknown shape. */
-export function serverMessage(body: unknown): string | undefined {
-  if (typeof body === "string") {
-    const text = body.trim();
-    if (!text || text.startsWith("<")) return undefined; // never dump an HTML page
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  }
-  if (!body || typeof body !== "object") return undefined;
-  const b = body as Record<string, unknown>;
-  const candidates = [
-    (b.error as Record<string, unknown> | undefined)?.message,
-    b.error,
-    b.message,
-    b.detail,
-    (b.data as Record<string, unknown> | undefined)?.message,
-  ];
-  for (const c of candidates) {
-    if (typeof c === "string" && c.trim()) return c.trim().slice(0, 300);
-  }
-  return undefined;
 }

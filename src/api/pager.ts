@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { ApiError, CliError } from "../errors.js";
 import { identityOf } from "../spec/identity.js";
-import { type ApiClient, type Query, serverMessage } from "./client.js";
+import type { ApiClient, Query } from "./client.js";
 import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
+import { serverMessage } from "./server-message.js";
 import { inOrder } from "./window.js";
 
 export interface Page {
@@ -131,7 +131,11 @@ class Novelty {
     }
     if (!withoutId) return !allSeen;
     // Records without ids: a page identical to one already walked (a server ignoring `page`).
-    const digest = createHash("sha256").update(stringifyJson(page.records)).digest("base64");
+    const digest = process
+      .getBuiltinModule("node:crypto")
+      .createHash("sha256")
+      .update(stringifyJson(page.records))
+      .digest("base64");
     if (this.pages.has(digest)) return false;
     this.pages.add(digest);
     return true;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   AGENT_RECORD,
   ASK_TOKEN_DETAIL,
@@ -21,18 +21,20 @@ export type Mode = "client" | "strict";
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-function strictLeaf(spec: FieldSpec): z.ZodType {
+type Schema = z.ZodMiniType;
+
+function strictLeaf(spec: FieldSpec): Schema {
   const nullable = spec.endsWith("?");
-  let schema: z.ZodType;
+  let schema: Schema;
   switch (spec.replace(/[?~]$/, "")) {
     case "decimal":
-      schema = z.string().regex(DECIMAL, "expected a decimal string");
+      schema = z.string().check(z.regex(DECIMAL, "expected a decimal string"));
       break;
     case "numeric":
-      schema = z.union([z.string().regex(DECIMAL, "expected a decimal string"), z.number()]);
+      schema = z.union([z.string().check(z.regex(DECIMAL, "expected a decimal string")), z.number()]);
       break;
     case "int":
-      schema = z.number().int();
+      schema = z.int();
       break;
     case "number":
       schema = z.number();
@@ -46,18 +48,18 @@ function strictLeaf(spec: FieldSpec): z.ZodType {
     default:
       schema = z.string();
   }
-  return nullable ? schema.nullable() : schema;
+  return nullable ? z.nullable(schema) : schema;
 }
 
-export function schemaFor(shape: Shape, mode: Mode): z.ZodObject {
-  const entries: Record<string, z.ZodType> = {};
+export function schemaFor(shape: Shape, mode: Mode): Schema {
+  const entries: Record<string, Schema> = {};
   for (const [key, spec] of Object.entries(shape)) {
     if (mode === "client") {
-      if (typeof spec === "object") entries[key] = z.looseObject({}).nullable().optional();
+      if (typeof spec === "object") entries[key] = z.optional(z.nullable(z.looseObject({})));
       continue;
     }
     const schema = typeof spec === "object" ? schemaFor(spec, mode) : strictLeaf(spec);
-    entries[key] = OPTIONAL_KEYS.has(key) || isAbsentOk(spec) ? schema.optional() : schema;
+    entries[key] = OPTIONAL_KEYS.has(key) || isAbsentOk(spec) ? z.optional(schema) : schema;
   }
   return mode === "client" ? z.looseObject(entries) : z.strictObject(entries);
 }
@@ -66,7 +68,7 @@ export function schemaFor(shape: Shape, mode: Mode): z.ZodObject {
  * A record must at least be an object whose sections are objects, whatever else drifts: its id may
  * be `id` or `token_id`, or missing (then it is shown, and not deduplicated).
  */
-function recordSchema(shape: Shape, mode: Mode): z.ZodType {
+function recordSchema(shape: Shape, mode: Mode): Schema {
   return schemaFor(shape, mode);
 }
 
@@ -75,36 +77,36 @@ function recordSchema(shape: Shape, mode: Mode): z.ZodType {
  * {page, pageSize, totalPages, totalRecords} (another endpoint, live-notes), numbers or numbers
  * sent as strings. Anything else reads as absent (then the pager finds the end by itself).
  */
-const count = z.preprocess(
-  (v) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v),
-  z.number().int().nonnegative().optional().catch(undefined),
+const count = z.pipe(
+  z.transform((v: unknown) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v)),
+  z.catch(z.optional(z.int().check(z.nonnegative())), undefined),
 );
-const pagination = z
-  .looseObject({
+const pagination = z.pipe(
+  z.looseObject({
     page: count,
     pageSize: count,
     pageCount: count,
     total: count,
     totalPages: count,
     totalRecords: count,
-  })
-  .transform(
+  }),
+  z.transform(
     ({ page, pageSize, pageCount, total, totalPages, totalRecords }): Pagination => ({
       page,
       pageSize,
       pageCount: pageCount ?? totalPages,
       total: total ?? totalRecords,
     }),
-  );
+  ),
+);
 
 export const envelope = z.looseObject({
-  success: z.boolean().optional(),
-  data: z.unknown().optional(),
-  meta: z
-    .looseObject({ pagination: pagination.optional().catch(undefined) })
-    .nullable()
-    .optional()
-    .catch(undefined),
+  success: z.optional(z.boolean()),
+  data: z.optional(z.unknown()),
+  meta: z.catch(
+    z.optional(z.nullable(z.looseObject({ pagination: z.catch(z.optional(pagination), undefined) }))),
+    undefined,
+  ),
 });
 export interface Pagination {
   page?: number;
@@ -122,8 +124,8 @@ const SHAPES: Record<Exclude<RecordKind, "any">, Shape> = {
   ta: TA_RECORD,
 };
 
-const cache = new Map<string, z.ZodType>();
-export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): z.ZodType {
+const cache = new Map<string, Schema>();
+export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): Schema {
   if (kind === "any") return z.unknown();
   const key = `${kind}:${mode}`;
   let schema = cache.get(key);
@@ -134,26 +136,27 @@ export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): z.ZodT
   return schema;
 }
 
-export function askDataSchema(mode: Mode = "client"): z.ZodType {
+export function askDataSchema(mode: Mode = "client"): Schema {
   const detail = schemaFor(ASK_TOKEN_DETAIL, mode);
   if (mode === "strict") {
     return z.strictObject({
       questionId: z.string(),
       answerId: z.string(),
       nlpResponse: z.string(),
-      tokenDetails: z.array(detail).nullable(),
+      tokenDetails: z.nullable(z.array(detail)),
     });
   }
+  const maybe = (schema: Schema) => z.optional(z.nullable(schema));
   return z.looseObject({
-    questionId: z.union([z.string(), z.number()]).nullable().optional(),
-    answerId: z.union([z.string(), z.number()]).nullable().optional(),
-    nlpResponse: z.string().nullable().optional(),
-    tokenDetails: z.array(detail).nullable().optional(),
+    questionId: maybe(z.union([z.string(), z.number()])),
+    answerId: maybe(z.union([z.string(), z.number()])),
+    nlpResponse: maybe(z.string()),
+    tokenDetails: maybe(z.array(detail)),
   });
 }
 
 /** Names the first problem: `data[3].token_metrics.usd_price: expected ...`. */
-export function describeIssue(error: z.ZodError, prefix = ""): string {
+export function describeIssue(error: { issues: readonly z.core.$ZodIssue[] }, prefix = ""): string {
   const issue = error.issues[0];
   if (!issue) return "invalid value";
   let path = prefix;

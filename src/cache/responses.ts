@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -28,6 +27,9 @@ export function responseCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 const DIR_MODE = 0o700;
+
+/** node:crypto when a cache is used, not at every start (loading it costs ~3 ms). */
+const crypto = () => process.getBuiltinModule("node:crypto");
 const FILE_MODE = 0o600;
 const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
 const TEMP_NAME = /^\.tmp-[0-9a-f]{16}$/;
@@ -56,13 +58,15 @@ export interface CacheRequest {
 
 /** A short digest of the key that keeps entries apart per key; "" without a key. */
 export function keyScope(apiKey: string | undefined): string {
-  return apiKey ? createHash("sha256").update(`tokenintel cache\n${apiKey}`).digest("hex").slice(0, 16) : "";
+  return apiKey
+    ? crypto().createHash("sha256").update(`tokenintel cache\n${apiKey}`).digest("hex").slice(0, 16)
+    : "";
 }
 
 /** The entry's file name: a digest of everything that makes two requests the same. */
 export function entryName(req: CacheRequest): string {
   const id = [FORMAT, req.origin, req.method.toUpperCase(), req.target, keyScope(req.apiKey)].join("\n");
-  return `${createHash("sha256").update(id).digest("hex")}.json`;
+  return `${crypto().createHash("sha256").update(id).digest("hex")}.json`;
 }
 
 interface StoredEntry {
@@ -142,7 +146,7 @@ export class ResponseCache {
       ...(typeof contentType === "string" ? { contentType: contentType.slice(0, 200) } : {}),
       text: answer.text,
     };
-    const temp = join(this.dir, `.tmp-${randomBytes(8).toString("hex")}`);
+    const temp = join(this.dir, `.tmp-${crypto().randomBytes(8).toString("hex")}`);
     try {
       writeFileSync(temp, JSON.stringify(entry), { mode: FILE_MODE, flag: "wx" });
       chmodSync(temp, FILE_MODE);

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { UsageError } from "../errors.js";
 import { type Flag, type FlagKind, type FlagTable, type FlagValues, longName } from "./table.js";
 import {
@@ -6,26 +6,29 @@ import {
   listSchema,
   oneOf,
   rateSchema,
+  type Schema,
   sizeSchema,
   ttlSchema,
   urlSchema,
   wholeNumber,
 } from "./values.js";
 
-// The zod side of the flag tables: one schema per kind of value, a zod object per table, and the
-// parse that turns commander's raw strings into typed options or a usage error naming the flag.
+// The zod side of the flag tables: one schema per kind of value, made the first time a run gives
+// that flag, and the parse that turns commander's raw strings into typed options or a usage error
+// naming the flag. A run checks the flags it was given, not the ~60 a command knows.
 
-const AMOUNT = z
-  .string()
-  .trim()
-  .regex(/^\d+(\.\d{1,6})?$/, "expected an amount such as 0.01 (at most 6 decimals)");
+const amount = () =>
+  z
+    .string()
+    .check(z.trim(), z.regex(/^\d+(\.\d{1,6})?$/, "expected an amount such as 0.01 (at most 6 decimals)"));
 
-const SHARE = z
-  .string()
-  .regex(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a rate from 0 to 1")
-  .transform(Number);
+const share = () =>
+  z.pipe(
+    z.string().check(z.regex(/^(0(\.\d+)?|1(\.0+)?)$/, "expected a rate from 0 to 1")),
+    z.transform(Number),
+  );
 
-function schemaOf(flag: Flag): z.ZodType {
+function schemaOf(flag: Flag): Schema {
   const kind: FlagKind = flag.kind;
   switch (kind) {
     case "switch":
@@ -53,9 +56,9 @@ function schemaOf(flag: Flag): z.ZodType {
     case "url":
       return urlSchema;
     case "amount":
-      return AMOUNT;
+      return amount();
     case "share":
-      return SHARE;
+      return share();
     case "size":
       return sizeSchema;
     case "ttl":
@@ -63,45 +66,37 @@ function schemaOf(flag: Flag): z.ZodType {
   }
 }
 
-/** A flag with a --no- spelling: false, or the flag's own value with the flag's own message. */
-function orFalse(schema: z.ZodType): z.ZodType {
-  return z.unknown().transform((value, ctx) => {
-    if (value === false) return false;
-    const result = schema.safeParse(value);
-    if (result.success) return result.data;
-    ctx.addIssue({ code: "custom", message: result.error.issues[0]?.message ?? "invalid value" });
-    return z.NEVER;
-  });
-}
+const schemas = new WeakMap<Flag, Schema>();
 
-const objects = new WeakMap<FlagTable, z.ZodObject>();
-
-/** The zod object that checks a table's options. */
-export function schemaFor(table: FlagTable): z.ZodObject {
-  let schema = objects.get(table);
+/** The schema that checks one flag's value: a flag with a --no- spelling may also be false. */
+export function schemaForFlag(flag: Flag): Schema {
+  let schema = schemas.get(flag);
   if (!schema) {
-    const shape: Record<string, z.ZodType> = {};
-    for (const [key, flag] of Object.entries(table)) {
-      const value = schemaOf(flag);
-      shape[key] = (flag.negation ? orFalse(value) : value).optional();
-    }
-    schema = z.object(shape);
-    objects.set(table, schema);
+    schema = schemaOf(flag);
+    schemas.set(flag, schema);
   }
   return schema;
 }
 
 /**
- * Checks commander's raw options against the table. Keys that are not the table's (another table's
- * flags on the same command) pass through untouched; the first bad value is a usage error.
+ * Checks commander's raw options against the table, in the table's order. Keys that are not the
+ * table's (another table's flags on the same command) are left out; the first bad value is a usage
+ * error naming its flag.
  */
 export function parseFlags<T extends FlagTable>(table: T, raw: Record<string, unknown>): FlagValues<T> {
-  const own: Record<string, unknown> = {};
-  for (const key of Object.keys(table)) if (raw[key] !== undefined) own[key] = raw[key];
-  const result = schemaFor(table).safeParse(own);
-  if (result.success) return result.data as FlagValues<T>;
-  const issue = result.error.issues[0]!;
-  const key = String(issue.path[0]);
-  const flag = table[key];
-  throw new UsageError(`${flag ? longName(flag) : key}: ${issue.message}`);
+  const values: Record<string, unknown> = {};
+  for (const [key, flag] of Object.entries(table)) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (value === false && flag.negation) {
+      values[key] = false;
+      continue;
+    }
+    const result = schemaForFlag(flag).safeParse(value);
+    if (!result.success) {
+      throw new UsageError(`${longName(flag)}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+    }
+    values[key] = result.data;
+  }
+  return values as FlagValues<T>;
 }

@@ -1,5 +1,5 @@
 import type { ApiResponse } from "../api/client.js";
-import { serverMessage } from "../api/client.js";
+import { serverMessage } from "../api/server-message.js";
 import { PaymentError } from "../errors.js";
 import { decodePaymentRequired, describePrice, readPaymentRequirements } from "./offers.js";
 

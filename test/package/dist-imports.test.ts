@@ -32,7 +32,7 @@ function specifiersOf(code: string): string[] {
 
 function jsFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".js"))
+    .filter((f) => /\.c?js$/.test(f))
     .map((f) => join(dir, f));
 }
 

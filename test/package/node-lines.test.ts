@@ -26,7 +26,7 @@ describe("supported Node lines", () => {
 
   it("CI tests 20 (the machine's own), 22, 24 and 26", () => {
     expect(tested).toEqual([20, 22, 24, 26]);
-    expect(read("scripts/test-lts.mjs")).toContain('const DEFAULT_LINES = ["22", "24", "26"];');
+    expect(read("scripts/node-lines.mjs")).toContain('const DEFAULT_LINES = ["22", "24", "26"];');
   });
 
   it("engines accepts every tested line and no odd line between them", () => {

@@ -1,7 +1,7 @@
-import { serverMessage } from "../../api/client.js";
 import { ASK_TOKEN_DETAIL } from "../../api/fields.js";
 import { stringifyJson } from "../../api/json.js";
 import { askDataSchema, describeIssue } from "../../api/schemas.js";
+import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { ApiError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";

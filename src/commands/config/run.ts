@@ -1,4 +1,3 @@
-import type { ZodType } from "zod";
 import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/keys.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -8,6 +7,7 @@ import {
   oneOf,
   outputSchema,
   parseValue,
+  type Schema,
   ttlSchema,
   urlSchema,
   wholeNumber,
@@ -15,7 +15,7 @@ import {
 import { USDC_NETWORK_NAMES } from "../../spec/assets.js";
 
 /** What each setting accepts. Names are stored as the schema spells them, numbers as typed. */
-const SCHEMAS: Record<ConfigKey, ZodType> = {
+const SCHEMAS: Record<ConfigKey, Schema> = {
   "base-url": urlSchema,
   chain: chainSchema,
   output: outputSchema,

@@ -1,0 +1,80 @@
+// Help pages without the program: the build renders every command's help once with commander
+// (scripts/help-pages.ts), leaving out only what depends on the terminal's width, and the shim
+// wraps it here at the run's width. `tokenintel market --help` then costs a file read, not the
+// command modules, commander and the flag tables. A test holds the result to commander's own.
+
+/** A piece of a help page: fixed text, an option or command line, or a paragraph to wrap. */
+export type HelpPart =
+  | string
+  | { item: [term: string, termWidth: number, description: string] }
+  | { wrap: string };
+
+/** The pages, by command path: "" is the program, "config set" a subcommand. */
+export type HelpPages = Record<string, HelpPart[]>;
+
+// Commander's layout: two spaces before a term, two between the term and its description, and no
+// wrapping in a column narrower than 40.
+const INDENT = "  ";
+const SPACER = "  ";
+const MIN_WIDTH_TO_WRAP = 40;
+
+/** A help page at a terminal width. */
+export function renderHelp(parts: readonly HelpPart[], width: number): string {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part === "string") text += part;
+    else if ("item" in part) text += formatItem(...part.item, width);
+    else text += wrap(part.wrap, width);
+  }
+  return text;
+}
+
+function formatItem(term: string, termWidth: number, description: string, width: number): string {
+  if (!description) return INDENT + term;
+  const column = width - termWidth - SPACER.length - INDENT.length;
+  const preformatted = /\n[^\S\r\n]/.test(description);
+  const body =
+    column < MIN_WIDTH_TO_WRAP || preformatted
+      ? description
+      : wrap(description, column).replace(/\n/g, `\n${" ".repeat(termWidth + SPACER.length)}`);
+  return INDENT + term.padEnd(termWidth) + SPACER + body.replace(/\n/g, `\n${INDENT}`);
+}
+
+/** Breaks each line at whitespace so that none is wider than `width` (a longer word stays whole). */
+function wrap(text: string, width: number): string {
+  if (width < MIN_WIDTH_TO_WRAP) return text;
+  const out: string[] = [];
+  for (const line of text.split(/\r\n|\n/)) {
+    const words = line.match(/\s*\S+/g);
+    if (!words) {
+      out.push("");
+      continue;
+    }
+    let current = words[0]!;
+    for (const word of words.slice(1)) {
+      if (current.length + word.length <= width) {
+        current += word;
+      } else {
+        out.push(current);
+        current = word.trimStart();
+      }
+    }
+    out.push(current);
+  }
+  return out.join("\n");
+}
+
+/**
+ * The help page a command line asks for, when it asks for nothing else: `--help` or `-h` after a
+ * command path, `help` before a command's name, or no arguments at all. Undefined for anything the program
+ * must read itself (global options, unknown commands, `help` with an unknown word).
+ */
+export function helpPageFor(args: readonly string[], pages: HelpPages): HelpPart[] | undefined {
+  let path: readonly string[];
+  if (args.length === 0) path = [];
+  else if (args[0] === "help" && args.length <= 2) path = args.slice(1);
+  else if (args.at(-1) === "--help" || args.at(-1) === "-h") path = args.slice(0, -1);
+  else return undefined;
+  if (path.some((word) => word.startsWith("-"))) return undefined;
+  return Object.hasOwn(pages, path.join(" ")) ? pages[path.join(" ")] : undefined;
+}

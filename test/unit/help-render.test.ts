@@ -1,0 +1,79 @@
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import { helpPages } from "../../scripts/help-pages.js";
+import { helpPageFor, renderHelp } from "../../src/help/render.js";
+import { fullProgram } from "../../src/program.js";
+
+// The pages the shim prints for `--help` (built once, wrapped at the run's width) must be what
+// commander prints, byte for byte, for every command at every width: narrow (no wrapping below a
+// 40-column description), odd, common and wide.
+
+const WIDTHS = [20, 45, 59, 60, 61, 80, 99, 100, 133, 160, 250];
+
+/** What commander prints for a command's help at a width. */
+function commanderHelp(cmd: Command, width: number): string {
+  let text = "";
+  cmd.configureOutput({
+    writeOut: (s) => (text += s),
+    getOutHelpWidth: () => width,
+    getOutHasColors: () => false,
+  });
+  cmd.outputHelp();
+  return text;
+}
+
+function commandsOf(cmd: Command, path: string[] = []): [string, Command][] {
+  return [
+    [path.join(" "), cmd],
+    ...cmd.commands.filter((c) => c.name() !== "help").flatMap((c) => commandsOf(c, [...path, c.name()])),
+  ];
+}
+
+describe("pre-rendered help", async () => {
+  const pages = await helpPages();
+  const commands = commandsOf(await fullProgram());
+
+  it("has a page for every command and subcommand", () => {
+    expect(Object.keys(pages).sort()).toEqual(commands.map(([path]) => path).sort());
+    expect(commands.length).toBeGreaterThan(20);
+  });
+
+  for (const [path, cmd] of commands) {
+    it(`'${path || "tokenintel"}' reads as commander prints it at every width`, () => {
+      for (const width of WIDTHS) {
+        expect({ width, text: renderHelp(pages[path]!, width) }).toEqual({
+          width,
+          text: commanderHelp(cmd, width),
+        });
+      }
+    });
+  }
+});
+
+describe("which command lines a page answers", () => {
+  const pages = { "": ["root"], market: ["market"], config: ["config"], "config set": ["set"] };
+  const cases: [string[], string[] | undefined][] = [
+    [[], ["root"]],
+    [["--help"], ["root"]],
+    [["-h"], ["root"]],
+    [["help"], ["root"]],
+    [["market", "--help"], ["market"]],
+    [["market", "-h"], ["market"]],
+    [["help", "market"], ["market"]],
+    [["config", "set", "--help"], ["set"]],
+    // Left to the program: options, unknown words, anything after `help <command>`.
+    [["help", "config", "set"], undefined],
+    [["market", "-c", "base", "--help"], undefined],
+    [["--color", "never", "market", "--help"], undefined],
+    [["nope", "--help"], undefined],
+    [["help", "nope"], undefined],
+    [["market"], undefined],
+    [["--help", "market"], undefined],
+    [["__proto__", "--help"], undefined],
+  ];
+  for (const [args, page] of cases) {
+    it(`${JSON.stringify(args)} → ${page ? page[0] : "the program"}`, () => {
+      expect(helpPageFor(args, pages)).toEqual(page);
+    });
+  }
+});
