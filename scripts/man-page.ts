@@ -58,6 +58,10 @@ const ENVIRONMENT: Array<[string, string]> = [
   ["TOKENINTEL_CACHE", "answer repeated GETs from the cache for this long (--cache)"],
   ["TOKENINTEL_CONFIG_DIR", "where the config store lives (default ~/.config/tokenintel)"],
   ["TOKENINTEL_CACHE_DIR", "where cached answers and the token index live (default ~/.cache/tokenintel)"],
+  [
+    "TOKENINTEL_PAGER, PAGER",
+    "the pager for long tables on a terminal (default less -FRX; empty or cat: none)",
+  ],
   ["TOKENINTEL_FORCE_TTY", "1: behave as on a terminal even when stdout is a pipe"],
   ["NO_COLOR, FORCE_COLOR", "colour off, colour on"],
 ];
