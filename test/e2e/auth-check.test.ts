@@ -3,8 +3,8 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
 import { run, tempDir, transcript } from "./helpers.js";
+import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
 
 // Issue 12 item 13: `auth status` asks the service whether it takes the key (exit 4 when it says
 // no, like `gh auth status`); `auth login` asks before it stores one (--no-verify: offline). A
