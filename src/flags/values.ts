@@ -21,8 +21,11 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
     .trim()
     .regex(/^\d+$/, `expected a whole number ${what}`)
     .transform(Number)
-    .refine((n) => Number.isSafeInteger(n) && n >= min, `expected a whole number ${what}`)
-    .refine((n) => n <= max, `at most ${max}`);
+    .refine((n) => n >= min, `expected a whole number ${what}`)
+    .refine(
+      (n) => Number.isSafeInteger(n) && n <= max,
+      max === Number.MAX_SAFE_INTEGER ? "too large" : `too large (at most ${max})`,
+    );
 }
 
 /** "30s", "500ms", "2m" or a plain number of seconds, to milliseconds. */
