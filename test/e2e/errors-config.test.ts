@@ -254,7 +254,18 @@ describe("config and auth", () => {
     expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
     // The token index is looked for in a cache folder of the test's own, where there is none.
     expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
-      "chain=solana\noutput=ndjson\napi-key=(not set)\ntoken-index=base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'\n",
+      [
+        "base-url     https://api.dapplooker.com  (default)",
+        "chain        solana                      (config)",
+        "output       ndjson                      (config)",
+        "timeout      30s                         (default)",
+        "retries      3                           (default)",
+        "pay-network  (the offer's first)         (default)",
+        "cache        0 (off)                     (default)",
+        "api-key      (not set)",
+        "token-index  base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'",
+        "",
+      ].join("\n"),
     );
     expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
     const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {
