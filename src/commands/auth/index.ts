@@ -29,7 +29,7 @@ const status = defineCommand({
   name: "status",
   description: "say which key is active, where it comes from (masked), and whether the service accepts it",
   flags: {},
-  examples: ["tokenintel auth status", "tokenintel --sandbox auth status"],
+  examples: ["tokenintel auth status", "tokenintel auth status --sandbox"],
   notes:
     "Checks the key with one request to the market endpoint (never paid). Exit 0: accepted; 4: no key, or the service rejected it (401/403, or 402: it asked for a payment instead); 1: it could not be checked (network, timeout, server error).",
   async run(ctx) {
