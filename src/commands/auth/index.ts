@@ -17,8 +17,9 @@ const login = defineCommand({
     "printf '%s' \"$KEY\" | tokenintel auth login --with-token",
     "printf '%s' \"$KEY\" | tokenintel auth login --with-token --no-verify",
   ],
-  notes:
-    "The key is checked with one request to the market endpoint (never paid) before it is saved: a key the service rejects is not saved (exit 4); when the service cannot be reached, nothing is saved (exit 1) unless --no-verify.",
+  notes: `The key is checked with one request to the market endpoint (never paid) before it is saved:
+a key the service rejects is not saved (exit 4); when the service cannot be reached, nothing is
+saved (exit 1) unless --no-verify.`,
   async run(ctx, opts) {
     const { runLogin } = await import("./run.js");
     await runLogin(ctx, opts);
@@ -30,8 +31,10 @@ const status = defineCommand({
   description: "say which key is active, where it comes from (masked), and whether the service accepts it",
   flags: {},
   examples: ["tokenintel auth status", "tokenintel auth status --sandbox"],
-  notes:
-    "Checks the key with one request to the market endpoint (never paid). Exit 0: accepted; 4: no key, or the service rejected it (401/403, or 402: it asked for a payment instead); 1: it could not be checked (network, timeout, server error).",
+  notes: `Checks the key with one request to the market endpoint (one token; never paid, never cached).
+Exit 0: accepted. Exit 4: no key, or the service rejected it (401/403, or 402: it asked for a
+payment instead of taking the key). Exit 1: it could not be checked (network, timeout, server
+error); the lines about the key are printed all the same.`,
   async run(ctx) {
     const { runStatus } = await import("./run.js");
     await runStatus(ctx);
