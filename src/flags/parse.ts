@@ -47,7 +47,7 @@ function schemaOf(flag: Flag): z.ZodType {
     case "duration":
       return durationSchema;
     case "optionalDuration":
-      return z.union([z.literal(true), durationSchema]);
+      return orTrue(durationSchema);
     case "rate":
       return rateSchema;
     case "url":
@@ -61,6 +61,17 @@ function schemaOf(flag: Flag): z.ZodType {
     case "ttl":
       return ttlSchema;
   }
+}
+
+/** A flag whose value may be left out: true, or the value with its own message (a union's is "Invalid input"). */
+function orTrue(schema: z.ZodType): z.ZodType {
+  return z.unknown().transform((value, ctx) => {
+    if (value === true) return true;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    ctx.addIssue({ code: "custom", message: result.error.issues[0]?.message ?? "invalid value" });
+    return z.NEVER;
+  });
 }
 
 /** A flag with a --no- spelling: false, or the flag's own value with the flag's own message. */

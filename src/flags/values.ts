@@ -38,7 +38,10 @@ export const durationSchema = z
     if (!m || !(ms >= 1) || ms > 3_600_000) {
       ctx.addIssue({
         code: "custom",
-        message: `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
+        message:
+          ms > 3_600_000
+            ? `too large (at most 60m), got ${JSON.stringify(text)}`
+            : `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
       });
       return z.NEVER;
     }

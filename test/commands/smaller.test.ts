@@ -55,6 +55,19 @@ describe("a whole number too large for its flag says so", () => {
     );
     await usageError(["sandbox", "--port", "65536"], /--port: too large \(at most 65535\)/);
   });
+  it("a duration too large says so too", async () => {
+    await usageError(
+      ["--timeout", HUGE, "market", "-c", "base"],
+      /^tokenintel: --timeout: too large \(at most 60m\)/,
+    );
+    await usageError(["--timeout", "61m", "market", "-c", "base"], /^tokenintel: --timeout: too large/);
+    await usageError(["market", "-c", "base", "--watch", HUGE], /^tokenintel: --watch: too large/);
+    // --watch's value may be left out; a bad one still gets the duration's message, not zod's "Invalid input".
+    await usageError(
+      ["market", "-c", "base", "--watch", "soon"],
+      /^tokenintel: --watch: expected a duration/,
+    );
+  });
   it("a setting too large names the setting", () =>
     usageError(["config", "set", "retries", HUGE], /^tokenintel: retries: too large/));
 });
