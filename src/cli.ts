@@ -1,10 +1,10 @@
 import { CommanderError } from "commander";
 import type { Context } from "./context.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, ExitCode, UsageError } from "./errors.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import { IO } from "./io.js";
 import { sanitizeBlock } from "./output/sanitize.js";
-import { buildProgram, COMMANDS } from "./program.js";
+import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
 // runs the command, and maps whatever happened to one line and an exit code. The only
@@ -36,22 +36,54 @@ async function contextFor(argv: readonly string[], cmd: import("commander").Comm
   return context;
 }
 
-/** The command named on the line: the first word that is not a global option or its value. */
-function invokedCommand(argv: readonly string[]): string | undefined {
+/** The words of the line that are not global options or their values, with their places in argv. */
+function commandWords(argv: readonly string[]): Array<{ word: string; at: number }> {
   const takesValue = new Set<string>();
   for (const flag of Object.values(GLOBAL_FLAGS)) {
     if (/[<[]/.test(flag.flags)) for (const f of flag.flags.match(/--?[a-z0-9-]+/g) ?? []) takesValue.add(f);
   }
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--") return argv[i + 1];
+    if (arg === "--") return i + 1 < argv.length ? [{ word: argv[i + 1]!, at: i + 1 }] : [];
     if (arg.startsWith("-")) {
       if (!arg.includes("=") && takesValue.has(arg)) i++;
       continue;
     }
-    return arg === "help" ? argv[i + 1] : arg;
+    const words: Array<{ word: string; at: number }> = [];
+    for (let j = i; j < argv.length; j++)
+      if (!argv[j]!.startsWith("-")) words.push({ word: argv[j]!, at: j });
+    return words;
   }
-  return undefined;
+  return [];
+}
+
+/**
+ * `help config set` is `config set --help` (commander's help command takes one word); `help nope`
+ * is a usage error before anything is loaded. Returns the line to run and the command path asked.
+ */
+function helpRequest(argv: string[]): { argv: string[]; path: string[] } | undefined {
+  const words = commandWords(argv);
+  if (words[0]?.word !== "help" || words.length < 2 || words[1]!.word === "help") return undefined;
+  const path = words.slice(1).map((w) => w.word);
+  if (!Object.hasOwn(COMMANDS, path[0]!) || HIDDEN_COMMANDS.has(path[0]!))
+    throw new UsageError(`help: unknown command '${path[0]}' (see 'tokenintel --help' for the commands)`);
+  const at = words[0].at;
+  return { argv: [...argv.slice(0, at), ...argv.slice(at + 1), "--help"], path };
+}
+
+/** Checks the words after the command in `help config set`: each must name a subcommand. */
+function checkHelpPath(program: import("commander").Command, path: string[]): void {
+  let cmd = program;
+  for (const [i, name] of path.entries()) {
+    if (i > 0 && cmd.commands.length === 0) return; // the rest are the command's arguments
+    const sub = cmd.commands.find((c) => c.name() === name);
+    if (!sub) {
+      throw new UsageError(
+        `help: unknown command '${path.slice(0, i + 1).join(" ")}' (see 'tokenintel ${path.slice(0, i).join(" ")} --help')`,
+      );
+    }
+    cmd = sub;
+  }
 }
 
 /** Maps any failure to one line on stderr and an exit code. */
@@ -131,17 +163,20 @@ async function main(commandLine: string[]): Promise<void> {
     void closeContext().then(() => process.exit(ExitCode.error));
   };
 
-  const target = invokedCommand(argv);
-  const only = target !== undefined && Object.hasOwn(COMMANDS, target) ? target : undefined;
   let code: number = ExitCode.ok;
   try {
+    const help = helpRequest(argv);
+    const line = help?.argv ?? argv;
+    const target = commandWords(line)[0]?.word;
+    const only = target !== undefined && Object.hasOwn(COMMANDS, target) ? target : undefined;
     const program = await buildProgram({
       only,
-      contextFor: (cmd) => contextFor(argv, cmd),
+      contextFor: (cmd) => contextFor(line, cmd),
       write: { out: (s) => io.stdout.write(s), err: (s) => io.stderr.write(s) },
     });
-    if (argv.length <= 2) program.outputHelp();
-    else await program.parseAsync(argv);
+    if (help) checkHelpPath(program, help.path);
+    if (line.length <= 2) program.outputHelp();
+    else await program.parseAsync(line);
   } catch (error) {
     code = report(error);
   } finally {

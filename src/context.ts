@@ -19,6 +19,8 @@ export interface ClientRequest {
   estimate?: RequestEstimate;
   /** Every answer from the server, none from the response cache (a watch's refreshes). */
   fresh?: boolean;
+  /** Send this key instead of the settings' (`auth login` checks a key before storing it). */
+  apiKey?: string;
 }
 
 /**
@@ -96,7 +98,11 @@ export class Context implements RunContext {
       baseUrl = await settings.baseUrl();
     }
     // Paying per request replaces the key: it is not sent, so the server asks for a payment.
-    const key = request.payment ? undefined : await settings.apiKey();
+    const key = request.payment
+      ? undefined
+      : request.apiKey !== undefined
+        ? { key: request.apiKey, source: undefined }
+        : await settings.apiKey();
     if (key?.source === "store") this.io.addSecret(key.key);
     if (request.keyRequired && !key) {
       throw new AuthError(

@@ -14,6 +14,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /** What the server answered, kept on an error for `tokenintel api --include`. */
 export interface ResponseInfo {
   status: number;
+  /** The reason phrase as the server sent it (untrusted). */
+  statusText?: string;
   headers: Record<string, string | string[] | undefined>;
   text: string;
 }

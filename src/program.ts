@@ -104,7 +104,21 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
   if (help) cmd.addHelpText("after", help);
   for (const sub of module.subcommands ?? []) defineCommand(cmd.command(sub.name), sub, contextFor);
   const run = module.run;
-  if (!run) return;
+  if (!run) {
+    // A bare group (`tokenintel config`) shows its help like a bare `tokenintel`: on stdout, exit 0.
+    if (module.subcommands?.length) {
+      cmd.allowExcessArguments(true).action(async (...params: unknown[]) => {
+        const [word] = (params[params.length - 1] as Command).args;
+        if (word !== undefined) {
+          const { UsageError } = await import("./errors.js");
+          const names = cmd.commands.map((c) => c.name()).join(", ");
+          throw new UsageError(`unknown command '${cmd.name()} ${word}' (${cmd.name()} commands: ${names})`);
+        }
+        cmd.outputHelp();
+      });
+    }
+    return;
+  }
   cmd.action(async (...params: unknown[]) => {
     const command = params[params.length - 1] as Command;
     const args = command.args.slice(0, module.args?.length ?? 0);

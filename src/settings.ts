@@ -15,9 +15,17 @@ export const DEFAULT_CONCURRENCY = 4;
 const ENV_FOR: Partial<Record<ConfigKey, string>> = {
   "base-url": "TOKENINTEL_BASE_URL",
   chain: "TOKENINTEL_CHAIN",
+  output: "TOKENINTEL_OUTPUT",
+  timeout: "TOKENINTEL_TIMEOUT",
+  retries: "TOKENINTEL_RETRIES",
   "pay-network": "TOKENINTEL_PAY_NETWORK",
   cache: "TOKENINTEL_CACHE",
 };
+
+/** The environment variable that stands for a setting, if one does. */
+export function envVariableFor(key: ConfigKey): string | undefined {
+  return ENV_FOR[key];
+}
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";
 

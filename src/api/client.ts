@@ -218,7 +218,12 @@ export class ApiClient {
       }
       const error =
         res.status === 402 ? await this.paymentRequired(res, flight.paid !== undefined) : this.errorFor(res);
-      error.response = { status: res.status, headers: res.headers, text: res.text };
+      error.response = {
+        status: res.status,
+        statusText: res.statusText,
+        headers: res.headers,
+        text: res.text,
+      };
       if (THROTTLE_STATUSES.has(res.status)) this.limiter.throttled();
       throw error;
     }

@@ -12,6 +12,8 @@ import { redactUrl } from "./urls.js";
 
 export interface ApiResponse {
   status: number;
+  /** The reason phrase the server sent ("Not Found"), as sent: untrusted, for `api --include`. */
+  statusText?: string;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
   /** The body as the server sent it. */
@@ -81,6 +83,7 @@ export class Transport {
       trace?.(`< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`);
       return {
         status: res.statusCode,
+        statusText: res.statusText,
         headers: res.headers,
         body: raw && res.statusCode < 300 ? undefined : decodeBody(res.statusCode, res.headers, text),
         text,

@@ -3,7 +3,7 @@ export const CONFIG_KEYS = {
   "base-url": "API base URL (default https://api.dapplooker.com)",
   chain: "default chain: base or solana",
   output: "default output format: table, json, ndjson or csv",
-  timeout: "per-request timeout, e.g. 30s",
+  timeout: "per-request timeout, e.g. 30s or 5 (seconds)",
   retries: "retries for failed requests (default 3)",
   "pay-network": "where --pay pays when several networks are offered: base, polygon or base-sepolia",
   cache: "answer repeated GETs from disk for this long, e.g. 10m (0 or unset: off)",

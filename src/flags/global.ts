@@ -21,7 +21,7 @@ export const GLOBAL_FLAGS = flagTable({
   },
   timeout: {
     flags: "--timeout <duration>",
-    description: "per-request timeout, e.g. 30s or 500ms (default 30s)",
+    description: "per-request timeout: 30s, 500ms, 2m, or a plain number of seconds (default 30s)",
     kind: "duration",
   },
   retries: {

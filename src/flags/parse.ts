@@ -38,7 +38,7 @@ function schemaOf(flag: Flag): Schema {
     case "list":
       return listSchema(longName(flag));
     case "optionalList":
-      return z.union([z.literal(true), listSchema(longName(flag))]);
+      return listSchema(longName(flag));
     case "repeated":
       return z.array(z.string());
     case "choice":
@@ -50,7 +50,7 @@ function schemaOf(flag: Flag): Schema {
     case "duration":
       return durationSchema;
     case "optionalDuration":
-      return z.union([z.literal(true), durationSchema]);
+      return durationSchema;
     case "rate":
       return rateSchema;
     case "url":
@@ -68,7 +68,7 @@ function schemaOf(flag: Flag): Schema {
 
 const schemas = new WeakMap<Flag, Schema>();
 
-/** The schema that checks one flag's value: a flag with a --no- spelling may also be false. */
+/** The schema that checks one flag's value (parseFlags takes the bare true and false of flags that allow them). */
 export function schemaForFlag(flag: Flag): Schema {
   let schema = schemas.get(flag);
   if (!schema) {
@@ -88,8 +88,10 @@ export function parseFlags<T extends FlagTable>(table: T, raw: Record<string, un
   for (const [key, flag] of Object.entries(table)) {
     const value = raw[key];
     if (value === undefined) continue;
-    if (value === false && flag.negation) {
-      values[key] = false;
+    // A --no- spelling gives false; a flag whose value may be left out (--watch, --fields) gives true.
+    const optional = flag.kind === "optionalDuration" || flag.kind === "optionalList";
+    if ((value === false && flag.negation) || (value === true && optional)) {
+      values[key] = value;
       continue;
     }
     const result = schemaForFlag(flag).safeParse(value);

@@ -31,8 +31,11 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
   return z
     .pipe(trimmed().check(z.regex(/^\d+$/, `expected a whole number ${what}`)), z.transform(Number))
     .check(
-      z.refine((n) => Number.isSafeInteger(n) && n >= min, `expected a whole number ${what}`),
-      z.refine((n) => n <= max, `at most ${max}`),
+      z.refine((n) => n >= min, `expected a whole number ${what}`),
+      z.refine(
+        (n) => Number.isSafeInteger(n) && n <= max,
+        max === Number.MAX_SAFE_INTEGER ? "too large" : `too large (at most ${max})`,
+      ),
     );
 }
 
@@ -43,7 +46,13 @@ export const durationSchema = z.pipe(
     const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
     const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000) : Number.NaN;
     if (!m || !(ms >= 1) || ms > 3_600_000) {
-      return invalid(ctx, text, `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`);
+      return invalid(
+        ctx,
+        text,
+        ms > 3_600_000
+          ? `too large (at most 60m), got ${JSON.stringify(text)}`
+          : `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
+      );
     }
     return Math.round(ms);
   }),

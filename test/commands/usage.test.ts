@@ -60,7 +60,11 @@ describe("usage errors: exit 2 before any request", () => {
       ["--timeout", "soon", "config", "list"],
       /--timeout: expected a duration/,
     ],
-    ["concurrency over 32", ["--concurrency", "999", "config", "list"], /--concurrency: at most 32/],
+    [
+      "concurrency over 32",
+      ["--concurrency", "999", "config", "list"],
+      /--concurrency: too large \(at most 32\)/,
+    ],
     [
       "a base URL that is not a URL",
       ["--base-url", "not a url", "market", "-c", "base"],

@@ -114,14 +114,14 @@ describe("tokenintel api", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr.trim()).toBe("tokenintel: HTTP 404: no such endpoint: /v1/does-not-exist");
     const inc = await api(["/v1/does-not-exist", "--include"]);
-    expect(inc.stderr).toMatch(/^HTTP 404\ncontent-type: application\/json/);
+    expect(inc.stderr).toMatch(/^HTTP\/1\.1 404 Not Found\ncontent-type: application\/json/);
     expect(inc.stderr).toContain('{"success":false,"message":"no such endpoint: /v1/does-not-exist"}');
   });
 
   it("--include on success prints the head to stderr only; --silent prints nothing", async () => {
     const inc = await api(["/v1/trending", "-f", "chain=base", "-i"]);
     expect(inc.code).toBe(0);
-    expect(inc.stderr).toMatch(/^HTTP 200\n/);
+    expect(inc.stderr).toMatch(/^HTTP\/1\.1 200 OK\n/);
     expect(JSON.parse(inc.stdout)).toHaveProperty("data");
     const silent = await api(["/v1/trending", "-f", "chain=base", "--silent"]);
     expect(silent.code).toBe(0);

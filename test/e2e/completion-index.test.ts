@@ -241,13 +241,13 @@ describe("the local token index (issue 13 item 5)", () => {
     const r = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: cache.path } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^token-index=base 1000 tokens, synced \d+[smhd] ago \(\d{4}-\d\d-\d\dT[^)]+\) from /m,
+      /^token-index {2}base 1000 tokens, synced \d+[smhd] ago \(\d{4}-\d\d-\d\dT[^)]+\) from /m,
     );
     expect(r.stdout).toMatch(/; solana 300 tokens, synced \d+[smhd] ago/);
     const none = tempDir("tokenintel-ci-none-");
     try {
       const n = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: none.path } });
-      expect(n.stdout).toMatch(/^token-index=base \(not synced\); solana \(not synced\)/m);
+      expect(n.stdout).toMatch(/^token-index {2}base \(not synced\); solana \(not synced\)/m);
     } finally {
       none.remove();
     }
@@ -472,7 +472,7 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
       ).toEqual(["VIRTUAL", "AERO"]);
       // Completion and config list read the real service's index, which is not there.
       const list = await run(["config", "list"], config.path, env);
-      expect(list.stdout).toMatch(/^token-index=base \(not synced\)/m);
+      expect(list.stdout).toMatch(/^token-index {2}base \(not synced\)/m);
     } finally {
       box.remove();
     }

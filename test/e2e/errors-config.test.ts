@@ -170,14 +170,17 @@ describe("config and auth", () => {
     const home = freshDir();
     const cfg = join(home, "cfg");
     const env = { TOKENINTEL_CONFIG_DIR: cfg };
-    const login = await run(["auth", "login", "--with-token"], home, { env, input: `${KEY}\n` });
+    const login = await run(["--base-url", sandbox.url, "auth", "login", "--with-token"], home, {
+      env,
+      input: `${KEY}\n`,
+    });
     expect(login.code).toBe(0);
     const file = join(cfg, "config.json");
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(statSync(cfg).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(file, "utf8")).apiKey).toBe(KEY);
 
-    const status = await run(["auth", "status"], home, { env });
+    const status = await run(["--base-url", sandbox.url, "auth", "status"], home, { env });
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`API key: ${KEY.slice(0, 4)}…${KEY.slice(-4)}`);
     expect(status.stdout).toMatch(/Source:\s+the config store/);
@@ -202,26 +205,31 @@ describe("config and auth", () => {
 
   it("auth status warns when the config file is readable by others", async () => {
     const home = freshDir();
-    await run(["auth", "login", "--with-token"], home, { input: KEY });
+    await run(["auth", "login", "--with-token", "--no-verify"], home, { input: KEY });
     const { chmodSync } = await import("node:fs");
     chmodSync(join(home, "config.json"), 0o644);
-    const r = await run(["auth", "status"], home);
+    const r = await run(["--base-url", sandbox.url, "auth", "status"], home);
     expect(r.stderr).toMatch(/readable by others \(mode 0644\)/);
   });
 
   it("precedence: flag over environment over store, for the key and the base URL", async () => {
     const home = freshDir();
-    await run(["auth", "login", "--with-token"], home, { input: "stored-key-aaaaaaaaaaaa" });
+    await run(["auth", "login", "--with-token", "--no-verify"], home, { input: "stored-key-aaaaaaaaaaaa" });
     await run(["config", "set", "base-url", "http://127.0.0.1:9"], home);
-    const fromStore = await run(["auth", "status"], home);
+    // Each status checks the key against the stored base URL, a dead port: exit 1, lines printed.
+    const fromStore = await run(["--retries", "0", "auth", "status"], home);
     expect(fromStore.stdout).toMatch(/stor…aaaa[\s\S]*config store/);
-    const fromEnv = await run(["auth", "status"], home, {
+    const fromEnv = await run(["--retries", "0", "auth", "status"], home, {
       env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
     });
     expect(fromEnv.stdout).toMatch(/env-…bbbb[\s\S]*environment/);
-    const fromFlag = await run(["--api-key", "flag-key-cccccccccccc", "auth", "status"], home, {
-      env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
-    });
+    const fromFlag = await run(
+      ["--retries", "0", "--api-key", "flag-key-cccccccccccc", "auth", "status"],
+      home,
+      {
+        env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
+      },
+    );
     expect(fromFlag.stdout).toMatch(/flag…cccc[\s\S]*--api-key/);
 
     // The stored base URL (a dead port) loses to the environment, which loses to the flag.
@@ -246,7 +254,18 @@ describe("config and auth", () => {
     expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
     // The token index is looked for in a cache folder of the test's own, where there is none.
     expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
-      "chain=solana\noutput=ndjson\napi-key=(not set)\ntoken-index=base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'\n",
+      [
+        "base-url     https://api.dapplooker.com  (default)",
+        "chain        solana                      (config)",
+        "output       ndjson                      (config)",
+        "timeout      30s                         (default)",
+        "retries      3                           (default)",
+        "pay-network  (the offer's first)         (default)",
+        "cache        0 (off)                     (default)",
+        "api-key      (not set)",
+        "token-index  base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'",
+        "",
+      ].join("\n"),
     );
     expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
     const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {

@@ -32,7 +32,7 @@ function inPty(args: string[], env: Record<string, string> = {}) {
 describe("in a terminal", () => {
   it("auth login asks for the key without echoing it", async () => {
     const key = `pty_key_${Math.random().toString(36).slice(2)}_zz`;
-    const session = inPty(["auth", "login"]);
+    const session = inPty(["auth", "login", "--no-verify"]);
     // Typed the moment the prompt shows, as a fast typist or a paste would: the prompt is written
     // only once echo is off, so nothing typed after it may appear (this raced before, under load).
     await session.waitFor(/API key \(input hidden\): /);

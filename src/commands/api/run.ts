@@ -9,6 +9,7 @@ import type { IO } from "../../io.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type apiCommand from "./index.js";
+import { statusLine } from "./status-line.js";
 
 type ApiOptions = FlagValues<typeof apiCommand.flags>;
 
@@ -135,12 +136,12 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
       body,
       raw: true,
     });
-    if (raw.include) printHead(ctx, res.status, res.headers);
+    if (raw.include) printHead(ctx, res.status, res.statusText, res.headers);
     if (!raw.silent)
       await ctx.io.outJson(res.text.endsWith("\n") || res.text === "" ? res.text : `${res.text}\n`);
   } catch (error) {
     if (raw.include && error instanceof CliError && error.response) {
-      printHead(ctx, error.response.status, error.response.headers);
+      printHead(ctx, error.response.status, error.response.statusText, error.response.headers);
       for (const line of error.response.text.split("\n")) ctx.io.err(line);
     }
     throw error;
@@ -150,9 +151,10 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
 function printHead(
   ctx: RunContext,
   status: number,
+  reason: string | undefined,
   headers: Record<string, string | string[] | undefined>,
 ): void {
-  ctx.io.err(`HTTP ${status}`);
+  ctx.io.err(statusLine(status, reason));
   for (const [name, value] of Object.entries(headers)) {
     for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) ctx.io.err(`${name}: ${v}`);
   }

@@ -6,8 +6,20 @@ const login = defineCommand({
   description: "save an API key: asks for it without echo, or reads it from stdin with --with-token",
   flags: flagTable({
     withToken: { flags: "--with-token", description: "read the key from standard input", kind: "switch" },
+    verify: {
+      flags: "--no-verify",
+      description: "save the key without checking it with the service first (offline)",
+      kind: "switch",
+    },
   }),
-  examples: ["tokenintel auth login", "printf '%s' \"$KEY\" | tokenintel auth login --with-token"],
+  examples: [
+    "tokenintel auth login",
+    "printf '%s' \"$KEY\" | tokenintel auth login --with-token",
+    "printf '%s' \"$KEY\" | tokenintel auth login --with-token --no-verify",
+  ],
+  notes: `The key is checked with one request to the market endpoint (never paid) before it is saved:
+a key the service rejects is not saved (exit 4); when the service cannot be reached, nothing is
+saved (exit 1) unless --no-verify.`,
   async run(ctx, opts) {
     const { runLogin } = await import("./run.js");
     await runLogin(ctx, opts);
@@ -16,8 +28,13 @@ const login = defineCommand({
 
 const status = defineCommand({
   name: "status",
-  description: "say which key is active and where it comes from (masked)",
+  description: "say which key is active, where it comes from (masked), and whether the service accepts it",
   flags: {},
+  examples: ["tokenintel auth status", "tokenintel auth status --sandbox"],
+  notes: `Checks the key with one request to the market endpoint (one token; never paid, never cached).
+Exit 0: accepted. Exit 4: no key, or the service rejected it (401/403, or 402: it asked for a
+payment instead of taking the key). Exit 1: it could not be checked (network, timeout, server
+error); the lines about the key are printed all the same.`,
   async run(ctx) {
     const { runStatus } = await import("./run.js");
     await runStatus(ctx);

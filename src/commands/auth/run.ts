@@ -9,7 +9,10 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 4)}…${key.slice(-4)}`;
 }
 
-export async function runLogin(ctx: RunContext, options: { withToken?: boolean }): Promise<void> {
+export async function runLogin(
+  ctx: RunContext,
+  options: { withToken?: boolean; verify?: boolean },
+): Promise<void> {
   let key: string;
   if (options.withToken)
     key = (await ctx.io.readInput("--with-token")).trim().split(/\r?\n/)[0]?.trim() ?? "";
@@ -22,6 +25,14 @@ export async function runLogin(ctx: RunContext, options: { withToken?: boolean }
     );
   }
   ctx.io.addSecret(key);
+  // Checked before it is stored (--no-verify: offline); a key the service rejects is not kept.
+  if (options.verify !== false) {
+    const { checkKey, rejectedError, uncheckedError } = await import("./verify.js");
+    const check = await checkKey(ctx, key);
+    if (check.verdict === "rejected") throw rejectedError(check, "the key", "; nothing saved");
+    if (check.verdict === "unchecked")
+      throw uncheckedError(check, "the key", "; nothing saved (--no-verify saves it unchecked)");
+  }
   const store = await ctx.store();
   store.setApiKey(key);
   ctx.io.info(`tokenintel: key saved to ${store.path} (readable by you only)`);
@@ -48,7 +59,14 @@ export async function runStatus(ctx: RunContext): Promise<void> {
   if (!active) {
     throw new AuthError("not logged in: run 'tokenintel auth login', or set TOKENINTEL_API_KEY");
   }
+  ctx.io.addSecret(active.key);
   await ctx.io.out(`API key: ${maskKey(active.key)}\nSource:  ${where[active.source]}\n`);
+  // Like `gh auth status`: the service has the last word on the key (exit 4 when it says no).
+  const { checkKey, rejectedError, uncheckedError } = await import("./verify.js");
+  const check = await checkKey(ctx);
+  if (check.verdict === "rejected") throw rejectedError(check, "the API key");
+  if (check.verdict === "unchecked") throw uncheckedError(check, "the API key");
+  await ctx.io.out(`Status:  accepted by ${check.server}\n`);
 }
 
 export async function runLogout(ctx: RunContext): Promise<void> {

@@ -38,7 +38,11 @@ export default defineCommand({
     action("get", [KEY], "print a setting"),
     action("set", [KEY, ["<value>", "its new value"]], "change a setting"),
     action("unset", [KEY], "remove a setting"),
-    action("list", [], "print all settings"),
+    action(
+      "list",
+      [],
+      "print every setting's effective value and where it comes from: flag, env, config or default",
+    ),
     action("path", [], "print the config file's path"),
   ],
 });

@@ -47,15 +47,8 @@ export async function runConfig(
     case "path":
       return ctx.io.out(`${store.path}\n`);
     case "list": {
-      const settings = store.settings();
-      let text = "";
-      for (const name of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
-        if (settings[name] !== undefined) text += `${name}=${settings[name]}\n`;
-      }
-      text += `api-key=${store.apiKey ? "(set; see 'tokenintel auth status')" : "(not set)"}\n`;
-      const { describeIndex } = await import("../../token-index/store.js");
-      text += `token-index=${describeIndex(ctx.io.env)}\n`;
-      return ctx.io.out(text);
+      const { formatRows, settingRows } = await import("./list.js");
+      return ctx.io.out(formatRows(await settingRows(ctx, store)));
     }
     case "get": {
       const k = checkKey(key ?? "");

@@ -87,6 +87,11 @@ export async function parseDataOptions(
       `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
     );
   }
+  if (page !== undefined && page > 1 && selector) {
+    throw new UsageError(
+      `--page ${page}: a list of ${FLAG_FOR[selector.kind].slice(2)} is answered in one page; leave out --page`,
+    );
+  }
   const format = await chooseFormat(ctx, opts);
   const fields = checkPaths(
     "--fields",

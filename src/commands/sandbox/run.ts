@@ -1,5 +1,5 @@
 import type { RunContext } from "../../context.js";
-import { UsageError } from "../../errors.js";
+import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { parseAmount } from "../../payment/amounts.js";
 import { USDC_NETWORKS, type UsdcNetworkName } from "../../spec/assets.js";
@@ -25,8 +25,9 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
     return name as UsdcNetworkName;
   });
   const { startSandbox } = await import("../../sandbox/server.js");
+  const port = opts.port ?? 4020;
   const server = await startSandbox({
-    port: opts.port ?? 4020,
+    port,
     host,
     apiKey: opts.key,
     tokens: opts.tokens,
@@ -53,6 +54,8 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
     paginationKeys: opts.paginationKeys,
     paginationStrings: opts.paginationStrings,
     marketStyle: opts.marketStyle,
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, host, port);
   });
   const { base, solana } = server.data.counts;
   await ctx.io.out(`url: ${server.url}\napi key: ${server.apiKey}\n`);
@@ -64,4 +67,18 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
     ctx.signal.addEventListener("abort", () => resolve(), { once: true });
   });
   await server.close();
+}
+
+/** Why the sandbox could not listen, in one line: a busy port is the user's to change. */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (error.code === "EADDRINUSE")
+    return new CliError(
+      `sandbox: ${where} is already in use; pick another --port, or --port 0 for a free one`,
+    );
+  if (error.code === "EACCES")
+    return new CliError(`sandbox: not allowed to listen on ${where}; pick a --port above 1023, or --port 0`);
+  if (error.code === "EADDRNOTAVAIL")
+    return new CliError(`sandbox: ${host} is not an address of this machine`);
+  return error;
 }
