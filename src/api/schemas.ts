@@ -77,37 +77,41 @@ function recordSchema(shape: Shape, mode: Mode): Schema {
  * {page, pageSize, totalPages, totalRecords} (another endpoint, live-notes), numbers or numbers
  * sent as strings. Anything else reads as absent (then the pager finds the end by itself).
  */
-const count = z.pipe(
-  z.transform((v: unknown) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v)),
-  z.catch(z.optional(z.int().check(z.nonnegative())), undefined),
-);
-const pagination = z.pipe(
-  z.looseObject({
-    page: count,
-    pageSize: count,
-    pageCount: count,
-    total: count,
-    totalPages: count,
-    totalRecords: count,
-  }),
-  z.transform(
-    ({ page, pageSize, pageCount, total, totalPages, totalRecords }): Pagination => ({
-      page,
-      pageSize,
-      pageCount: pageCount ?? totalPages,
-      total: total ?? totalRecords,
+function envelopeSchema() {
+  const count = z.pipe(
+    z.transform((v: unknown) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v)),
+    z.catch(z.optional(z.int().check(z.nonnegative())), undefined),
+  );
+  const pagination = z.pipe(
+    z.looseObject({
+      page: count,
+      pageSize: count,
+      pageCount: count,
+      total: count,
+      totalPages: count,
+      totalRecords: count,
     }),
-  ),
-);
+    z.transform(
+      ({ page, pageSize, pageCount, total, totalPages, totalRecords }): Pagination => ({
+        page,
+        pageSize,
+        pageCount: pageCount ?? totalPages,
+        total: total ?? totalRecords,
+      }),
+    ),
+  );
+  return z.looseObject({
+    success: z.optional(z.boolean()),
+    data: z.optional(z.unknown()),
+    meta: z.catch(
+      z.optional(z.nullable(z.looseObject({ pagination: z.catch(z.optional(pagination), undefined) }))),
+      undefined,
+    ),
+  });
+}
 
-export const envelope = z.looseObject({
-  success: z.optional(z.boolean()),
-  data: z.optional(z.unknown()),
-  meta: z.catch(
-    z.optional(z.nullable(z.looseObject({ pagination: z.catch(z.optional(pagination), undefined) }))),
-    undefined,
-  ),
-});
+/** A page's envelope, its schema built when the first page is read (not at every start). */
+export const envelope = z.lazy(envelopeSchema);
 export interface Pagination {
   page?: number;
   pageSize?: number;

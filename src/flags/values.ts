@@ -19,6 +19,14 @@ function invalid(ctx: { issues: unknown[] }, input: unknown, message: string): n
 
 const trimmed = () => z.string().check(z.trim());
 
+/**
+ * A schema made the first time it checks a value: the schemas below are module constants, and
+ * building them all at every start costs more than the one or two a run uses.
+ */
+function onFirstUse<T>(make: () => Schema<T>): Schema<T> {
+  return z.lazy(make) as unknown as Schema<T>;
+}
+
 /** Runs a schema over a value; a failure is a usage error naming where the value came from. */
 export function parseValue<T>(source: string, schema: Schema<T>, value: unknown): T {
   const result = schema.safeParse(value);
@@ -40,57 +48,63 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
 }
 
 /** "30s", "500ms", "2m" or a plain number of seconds, to milliseconds. */
-export const durationSchema = z.pipe(
-  trimmed(),
-  z.transform((text: string, ctx) => {
-    const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
-    const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000) : Number.NaN;
-    if (!m || !(ms >= 1) || ms > 3_600_000) {
-      return invalid(
-        ctx,
-        text,
-        ms > 3_600_000
-          ? `too large (at most 60m), got ${JSON.stringify(text)}`
-          : `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
-      );
-    }
-    return Math.round(ms);
-  }),
+export const durationSchema = onFirstUse(() =>
+  z.pipe(
+    trimmed(),
+    z.transform((text: string, ctx) => {
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
+      const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000) : Number.NaN;
+      if (!m || !(ms >= 1) || ms > 3_600_000) {
+        return invalid(
+          ctx,
+          text,
+          ms > 3_600_000
+            ? `too large (at most 60m), got ${JSON.stringify(text)}`
+            : `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
+        );
+      }
+      return Math.round(ms);
+    }),
+  ),
 );
 
 /** The most a cache entry may answer for: a week. */
 export const MAX_TTL_MS = 7 * 24 * 3_600_000;
 
 /** A cache's time to live: "90s", "10m", "1h", "1d" or seconds; "0" turns the cache off. */
-export const ttlSchema = z.pipe(
-  trimmed(),
-  z.transform((text: string, ctx) => {
-    const m = /^(\d+)(s|m|h|d)?$/.exec(text);
-    const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m?.[2] ?? "s"]!;
-    const ms = m ? Number(m[1]) * unit : Number.NaN;
-    if (!(ms >= 0 && ms <= MAX_TTL_MS)) {
-      return invalid(
-        ctx,
-        text,
-        `expected a time to live such as 60s, 10m, 1h or 1d (at most 7d; 0 turns the cache off), got ${JSON.stringify(text)}`,
-      );
-    }
-    return ms;
-  }),
+export const ttlSchema = onFirstUse(() =>
+  z.pipe(
+    trimmed(),
+    z.transform((text: string, ctx) => {
+      const m = /^(\d+)(s|m|h|d)?$/.exec(text);
+      const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m?.[2] ?? "s"]!;
+      const ms = m ? Number(m[1]) * unit : Number.NaN;
+      if (!(ms >= 0 && ms <= MAX_TTL_MS)) {
+        return invalid(
+          ctx,
+          text,
+          `expected a time to live such as 60s, 10m, 1h or 1d (at most 7d; 0 turns the cache off), got ${JSON.stringify(text)}`,
+        );
+      }
+      return ms;
+    }),
+  ),
 );
 
-export const urlSchema = z.pipe(
-  trimmed().check(
-    z.refine((s) => {
-      try {
-        const u = new URL(s);
-        return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password;
-      } catch {
-        return false;
-      }
-    }, "expected an http(s) URL such as https://api.dapplooker.com"),
+export const urlSchema = onFirstUse(() =>
+  z.pipe(
+    trimmed().check(
+      z.refine((s) => {
+        try {
+          const u = new URL(s);
+          return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      }, "expected an http(s) URL such as https://api.dapplooker.com"),
+    ),
+    z.transform((s: string) => s.replace(/\/+$/, "")),
   ),
-  z.transform((s: string) => s.replace(/\/+$/, "")),
 );
 
 const SIZE_UNITS: Record<string, number> = {
@@ -108,31 +122,35 @@ const SIZE_UNITS: Record<string, number> = {
 };
 
 /** "64MB" (10^6), "64MiB" or "64M" (2^20), "512KiB", or a plain number of bytes, to bytes. */
-export const sizeSchema = z.pipe(
-  trimmed(),
-  z.transform((text: string, ctx) => {
-    const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
-    const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
-    const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
-    if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CAP_BYTES)) {
-      const range = `${formatBytes(MIN_BODY_CAP_BYTES, true)} to ${formatBytes(MAX_BODY_CAP_BYTES, true)}`;
-      return invalid(
-        ctx,
-        text,
-        `expected a size from ${range} such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
-      );
-    }
-    return bytes;
-  }),
+export const sizeSchema = onFirstUse(() =>
+  z.pipe(
+    trimmed(),
+    z.transform((text: string, ctx) => {
+      const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text);
+      const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+      const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+      if (!(bytes >= MIN_BODY_CAP_BYTES && bytes <= MAX_BODY_CAP_BYTES)) {
+        const range = `${formatBytes(MIN_BODY_CAP_BYTES, true)} to ${formatBytes(MAX_BODY_CAP_BYTES, true)}`;
+        return invalid(
+          ctx,
+          text,
+          `expected a size from ${range} such as 64MB or 512KiB, got ${JSON.stringify(text)}`,
+        );
+      }
+      return bytes;
+    }),
+  ),
 );
 
 /** "100/min", "100/m" or "100": requests per minute. */
-export const rateSchema = z
-  .pipe(
-    trimmed().check(z.regex(/^\d+(\.\d+)?(\/(min|m|minute))?$/, "expected a rate such as 100/min")),
-    z.transform((s: string) => Number.parseFloat(s)),
-  )
-  .check(z.refine((n) => n > 0, "the rate must be above 0"));
+export const rateSchema = onFirstUse(() =>
+  z
+    .pipe(
+      trimmed().check(z.regex(/^\d+(\.\d+)?(\/(min|m|minute))?$/, "expected a rate such as 100/min")),
+      z.transform((s: string) => Number.parseFloat(s)),
+    )
+    .check(z.refine((n) => n > 0, "the rate must be above 0")),
+);
 
 export const MAX_ITEM_LENGTH = 200;
 
@@ -180,5 +198,5 @@ export function oneOf<const T extends readonly string[]>(
   );
 }
 
-export const chainSchema: Schema<Chain> = oneOf(CHAINS, "chain");
-export const outputSchema: Schema<OutputFormat> = oneOf(OUTPUT_FORMATS, "output format");
+export const chainSchema: Schema<Chain> = onFirstUse(() => oneOf(CHAINS, "chain"));
+export const outputSchema: Schema<OutputFormat> = onFirstUse(() => oneOf(OUTPUT_FORMATS, "output format"));
