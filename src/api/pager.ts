@@ -112,6 +112,11 @@ export interface PageWalk {
   maxPages?: number;
   /** Told (a line for stderr) when a page brought nothing new before the server's page count. */
   onRepeat?: (note: string) => void;
+  /**
+   * Request the following pages as soon as page 1 is read, before it is consumed (off when each
+   * request costs money: a consumer that fails on page 1 would throw the next pages away).
+   */
+  prefetch?: boolean;
 }
 
 /** Recognises a page that brings nothing new: every id already seen, or the same records again. */
@@ -159,7 +164,6 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const novelty = new Novelty();
   const first = await walk.fetch(1);
   novelty.add(first);
-  yield first;
   // A page size of 0, negative or not a whole number says nothing: the spec's, or page 1's, stands.
   const pageSize =
     positiveInt(first.pagination?.pageSize) ?? (positiveInt(walk.pageSize) || first.records.length);
@@ -167,13 +171,25 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const hasMore = (page: Page) =>
     page.records.length > 0 &&
     (pageCount === undefined ? page.records.length >= pageSize : page.number < pageCount);
-  if (!hasMore(first)) return;
-  if (pageCount !== undefined && maxPages <= 1) throw new PageCeilingError(1, pageCount);
+  if (!hasMore(first)) {
+    yield first;
+    return;
+  }
+  if (pageCount !== undefined && maxPages <= 1) {
+    yield first;
+    throw new PageCeilingError(1, pageCount);
+  }
   const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
   const last = pageCount === undefined ? maxPages + 1 : Math.min(pageCount, maxPages);
-  // Never more pages in flight than the records still wanted can fill.
-  const width = () => Math.min(window, Math.ceil(walk.wanted() / pageSize));
-  for await (const page of inOrder(walk.fetch, 2, last, width)) {
+  // Never more pages in flight than the records still wanted can fill (page 1's, while it is not
+  // consumed yet, count as delivered: a prefetch never asks for more than the walk will need).
+  let unconsumed = first.records.length;
+  const width = () => Math.min(window, Math.ceil((walk.wanted() - unconsumed) / pageSize));
+  const rest = inOrder(walk.fetch, 2, last, width);
+  if (walk.prefetch) rest.fill();
+  yield first;
+  unconsumed = 0;
+  for await (const page of rest) {
     if (page.records.length > 0 && !novelty.add(page)) {
       // The server repeats itself (or ignores `page`): nothing further can be new.
       if (pageCount !== undefined && page.number < pageCount) {

@@ -34,6 +34,8 @@ export interface RecordQuery {
   maxPages?: number;
   /** Told (a line for stderr) when a page repeated what came before though the page count promised more. */
   onRepeat?: (note: string) => void;
+  /** Request the following pages while page 1 is consumed (see PageWalk.prefetch). */
+  prefetch?: boolean;
   /** Told after each page (or chunk of a long list) has been delivered. */
   onProgress?: (progress: Progress) => void;
 }
@@ -111,6 +113,7 @@ export async function* streamRecords(
             speculate: q.speculate,
             maxPages: q.maxPages,
             onRepeat: q.onRepeat,
+            prefetch: q.prefetch,
           });
     let pagesDone = 0;
     let pageCount: number | undefined;

@@ -167,6 +167,7 @@ export async function parseDataOptions(
       window,
       // Requests past the end cost nothing with a key, but each one is paid for without one.
       speculate: payment ? 1 : ctx.settings.concurrency,
+      prefetch: !payment,
     },
   };
 }
