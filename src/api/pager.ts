@@ -12,6 +12,11 @@ export interface Page {
   number: number;
   records: unknown[];
   pagination: Pagination | undefined;
+  /**
+   * Set by walkPages: the indexes of the records whose id an earlier record of the walk already
+   * had (so a consumer can drop repeats without a set of ids of its own).
+   */
+  repeats?: number[];
 }
 
 export interface Endpoint {
@@ -128,14 +133,17 @@ class Novelty {
   add(page: Page): boolean {
     let allSeen = true;
     let withoutId = false;
-    for (const record of page.records) {
-      const id = identityOf(record, "id");
+    const repeats: number[] = [];
+    const records = page.records;
+    for (let i = 0; i < records.length; i++) {
+      const id = identityOf(records[i], "id");
       if (id === undefined) withoutId = true;
       else if (!this.ids.has(id)) {
         allSeen = false;
         this.ids.add(id);
-      }
+      } else repeats.push(i);
     }
+    page.repeats = repeats;
     if (!withoutId) return !allSeen;
     // Records without ids: a page identical to one already walked (a server ignoring `page`).
     const digest = createHash("sha256").update(stringifyJson(page.records)).digest("base64");

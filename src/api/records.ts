@@ -84,14 +84,24 @@ export async function* streamRecords(
   const seen = new Set<string>();
   let remaining = q.limit ?? Number.POSITIVE_INFINITY;
   let delivered = 0;
-  const keep = (records: unknown[]): unknown[] => {
+  // `repeats`: the walk already knows which records repeat an id (walkPages), else `seen` tells.
+  const keep = (records: unknown[], repeats?: number[]): unknown[] => {
     const out: unknown[] = [];
-    for (const record of records) {
+    let r = 0;
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i];
       if (remaining <= 0) break;
-      const id = recordId(record);
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
+      if (repeats) {
+        if (repeats[r] === i) {
+          r++;
+          continue;
+        }
+      } else {
+        const id = recordId(record);
+        if (id !== undefined) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
       }
       if (q.filter && !q.filter(record)) continue;
       out.push(record);
@@ -121,7 +131,7 @@ export async function* streamRecords(
       for await (const page of pages) {
         pagesDone = page.number;
         pageCount ??= page.pagination?.pageCount;
-        const batch = keep(page.records);
+        const batch = keep(page.records, page.repeats);
         q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivered });
         if (batch.length) yield batch;
         if (remaining <= 0) return;
