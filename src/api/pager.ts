@@ -137,11 +137,14 @@ class Novelty {
     const records = page.records;
     for (let i = 0; i < records.length; i++) {
       const id = identityOf(records[i], "id");
-      if (id === undefined) withoutId = true;
-      else if (!this.ids.has(id)) {
-        allSeen = false;
-        this.ids.add(id);
-      } else repeats.push(i);
+      if (id === undefined) {
+        withoutId = true;
+        continue;
+      }
+      const known = this.ids.size;
+      this.ids.add(id); // one lookup: the set grew when the id is new
+      if (this.ids.size > known) allSeen = false;
+      else repeats.push(i);
     }
     page.repeats = repeats;
     if (!withoutId) return !allSeen;
