@@ -36,6 +36,11 @@ export interface Exchange {
   headers: Record<string, string> | undefined;
   /** Keep a 2xx body as text without requiring JSON. */
   raw: boolean;
+  /**
+   * Called once the whole body is in, before it is decoded: the caller frees the request's slot,
+   * and the request waiting for it goes out before this body's JSON is parsed.
+   */
+  received?: () => void;
 }
 
 export class Transport {
@@ -57,7 +62,7 @@ export class Transport {
     await this.agent.destroy().catch(() => {});
   }
 
-  async send({ method, url, payload, headers, raw }: Exchange): Promise<ApiResponse> {
+  async send({ method, url, payload, headers, raw, received }: Exchange): Promise<ApiResponse> {
     const { signal: runSignal, timeoutMs, trace } = this.options;
     // One controller per attempt, aborted by the attempt's timeout or by the run's signal (cheaper
     // than AbortSignal.timeout plus AbortSignal.any, which cost ~40 µs a request on Node 20).
@@ -88,6 +93,11 @@ export class Transport {
         body: payload,
       });
       const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      if (received) {
+        received();
+        // One turn of the event loop: the next request is sent (and other answers read) first.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       trace?.(`< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`);
       return {
         status: res.statusCode,
