@@ -143,15 +143,16 @@ function decodeBody(status: number, headers: ApiResponse["headers"], text: strin
  * Not retryable: the same request would bring the same body.
  */
 function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
-  const raise =
-    cap < MAX_BODY_CAP_BYTES
-      ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
-      : "--max-body allows no more";
-  const tooLarge = () =>
-    new ApiError(
+  const tooLarge = () => {
+    const raise =
+      cap < MAX_BODY_CAP_BYTES
+        ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+        : "--max-body allows no more";
+    return new ApiError(
       `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
       { status: res.statusCode },
     );
+  };
   const declared = Number(res.headers["content-length"]);
   if (Number.isFinite(declared) && declared > cap) {
     res.body.on("error", () => {}); // destroying reports an abort: expected
