@@ -241,6 +241,7 @@ export class ApiClient {
         payload: flight.payload,
         headers: flight.paid,
         raw: flight.opts.raw ?? false,
+        received: release,
       });
     } finally {
       release();

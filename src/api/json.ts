@@ -53,6 +53,50 @@ function isNumberChar(c: number): boolean {
   return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
 }
 
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Whether the number token text[start, end) certainly survives a double, told without making a
+ * string or a double: it follows JSON's grammar without an exponent, has at most 15 characters (so
+ * at most 15 significant digits, which a double always holds), is not -0, has no fraction ending in
+ * 0, and is not a 0.000000… that String() would write in exponent form. False says only "not
+ * certain": roundTrips() decides those.
+ */
+function plainNumber(text: string, start: number, end: number): boolean {
+  if (end - start > 15) return false;
+  let i = start;
+  const negative = text.charCodeAt(i) === 45;
+  if (negative) i++;
+  const first = text.charCodeAt(i);
+  if (first === 48) {
+    i++;
+    if (i === end) return !negative;
+  } else if (first >= 49 && first <= 57) {
+    i++;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    if (i === end) return true;
+  } else {
+    return false;
+  }
+  if (text.charCodeAt(i) !== 46) return false;
+  const fraction = ++i;
+  while (i < end && isDigit(text.charCodeAt(i))) i++;
+  if (i !== end || i === fraction || text.charCodeAt(end - 1) === 48) return false;
+  if (first === 48) {
+    let zeros = 0;
+    while (text.charCodeAt(fraction + zeros) === 48) zeros++;
+    if (zeros > 5) return false;
+  }
+  return true;
+}
+
+/** Whether the number token `raw` survives a double (exported for tests: plainNumber's claim). */
+export function numberTokenRoundTrips(raw: string): { plain: boolean; roundTrips: boolean } {
+  return { plain: plainNumber(raw, 0, raw.length), roundTrips: roundTrips(raw) };
+}
+
 /**
  * One pass over the text, without regular expressions or recursion (so a 20 MB string or a
  * 100,000-level nesting costs time linear in its length, never the stack): refuses nesting deeper
@@ -78,7 +122,7 @@ function scan(text: string, maxDepth: number): boolean {
     } else if (c === 45 || (c >= 48 && c <= 57)) {
       let end = i + 1;
       while (end < n && isNumberChar(text.charCodeAt(end))) end++;
-      if (!exact && !roundTrips(text.slice(i, end))) exact = true;
+      if (!exact && !plainNumber(text, i, end) && !roundTrips(text.slice(i, end))) exact = true;
       i = end;
     } else {
       i++;
@@ -88,11 +132,57 @@ function scan(text: string, maxDepth: number): boolean {
 }
 
 /**
+ * Whether the text holds at most `limit` opening brackets, strings included: then no nesting in
+ * it can be deeper than `limit`, and it can go to the native parser without a scan first.
+ */
+function fewBrackets(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ["{", "["]) {
+    for (let i = text.indexOf(bracket); i >= 0; i = text.indexOf(bracket, i + 1)) {
+      if (++count > limit) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether a parsed value holds a number anywhere (its depth is already bounded). */
+function holdsNumber(value: unknown): boolean {
+  if (typeof value === "number") return true;
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsNumber(value[i])) return true;
+    return false;
+  }
+  const bag = value as Record<string, unknown>;
+  for (const key in bag) if (holdsNumber(bag[key])) return true;
+  return false;
+}
+
+/**
  * Parses JSON text. Uses the native parser unless a number would lose digits. Throws a
  * SyntaxError for invalid text, and a JsonDepthError (a SyntaxError too) for nesting deeper than
  * `maxDepth`.
+ *
+ * The common case costs one native parse and a walk of what it made: a text with few brackets
+ * cannot nest too deep, and a value without numbers has none to lose, so the scan runs only when
+ * the text may nest deeper than the limit or holds numbers. Invalid text takes the scanning path
+ * too, so it fails with the same error either way.
  */
 export function parseJson(text: string, maxDepth = MAX_JSON_DEPTH): unknown {
+  if (fewBrackets(text, maxDepth)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return scanThenParse(text, maxDepth);
+    }
+    if (!holdsNumber(value) || !scan(text, maxDepth)) return value;
+    return new ExactParser(text).parseDocument();
+  }
+  return scanThenParse(text, maxDepth);
+}
+
+function scanThenParse(text: string, maxDepth: number): unknown {
   return scan(text, maxDepth) ? new ExactParser(text).parseDocument() : JSON.parse(text);
 }
 

@@ -34,6 +34,8 @@ export interface RecordQuery {
   maxPages?: number;
   /** Told (a line for stderr) when a page repeated what came before though the page count promised more. */
   onRepeat?: (note: string) => void;
+  /** Request the following pages while page 1 is consumed (see PageWalk.prefetch). */
+  prefetch?: boolean;
   /** Told after each page (or chunk of a long list) has been delivered. */
   onProgress?: (progress: Progress) => void;
 }
@@ -82,14 +84,24 @@ export async function* streamRecords(
   const seen = new Set<string>();
   let remaining = q.limit ?? Number.POSITIVE_INFINITY;
   let delivered = 0;
-  const keep = (records: unknown[]): unknown[] => {
+  // `repeats`: the walk already knows which records repeat an id (walkPages), else `seen` tells.
+  const keep = (records: unknown[], repeats?: number[]): unknown[] => {
     const out: unknown[] = [];
-    for (const record of records) {
+    let r = 0;
+    for (let i = 0; i < records.length; i++) {
+      const record = records[i];
       if (remaining <= 0) break;
-      const id = recordId(record);
-      if (id !== undefined) {
-        if (seen.has(id)) continue;
-        seen.add(id);
+      if (repeats) {
+        if (repeats[r] === i) {
+          r++;
+          continue;
+        }
+      } else {
+        const id = recordId(record);
+        if (id !== undefined) {
+          if (seen.has(id)) continue;
+          seen.add(id);
+        }
       }
       if (q.filter && !q.filter(record)) continue;
       out.push(record);
@@ -111,6 +123,7 @@ export async function* streamRecords(
             speculate: q.speculate,
             maxPages: q.maxPages,
             onRepeat: q.onRepeat,
+            prefetch: q.prefetch,
           });
     let pagesDone = 0;
     let pageCount: number | undefined;
@@ -118,7 +131,7 @@ export async function* streamRecords(
       for await (const page of pages) {
         pagesDone = page.number;
         pageCount ??= page.pagination?.pageCount;
-        const batch = keep(page.records);
+        const batch = keep(page.records, page.repeats);
         q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivered });
         if (batch.length) yield batch;
         if (remaining <= 0) return;

@@ -38,6 +38,11 @@ export interface Exchange {
   headers: Record<string, string> | undefined;
   /** Keep a 2xx body as text without requiring JSON. */
   raw: boolean;
+  /**
+   * Called once the whole body is in, before it is decoded: the caller frees the request's slot,
+   * and the request waiting for it goes out before this body's JSON is parsed.
+   */
+  received?: () => void;
 }
 
 export class Transport {
@@ -59,10 +64,20 @@ export class Transport {
     await this.agent.destroy().catch(() => {});
   }
 
-  async send({ method, url, payload, headers, raw }: Exchange): Promise<ApiResponse> {
+  async send({ method, url, payload, headers, raw, received }: Exchange): Promise<ApiResponse> {
     const { signal: runSignal, timeoutMs, trace } = this.options;
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const signal = runSignal ? AbortSignal.any([runSignal, timeout]) : timeout;
+    // One controller per attempt, aborted by the attempt's timeout or by the run's signal (cheaper
+    // than AbortSignal.timeout plus AbortSignal.any, which cost ~40 µs a request on Node 20).
+    const attempt = new AbortController();
+    const signal = attempt.signal;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      attempt.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+    }, timeoutMs);
+    const onRunAbort = () => attempt.abort(runSignal?.reason);
+    if (runSignal?.aborted) onRunAbort();
+    else runSignal?.addEventListener("abort", onRunAbort, { once: true });
     const t0 = performance.now();
     trace?.(`> ${method} ${redactUrl(url)}`);
     try {
@@ -80,6 +95,11 @@ export class Transport {
         body: payload,
       });
       const text = await readBody(res, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+      if (received) {
+        received();
+        // One turn of the event loop: the next request is sent (and other answers read) first.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       trace?.(`< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`);
       return {
         status: res.statusCode,
@@ -92,7 +112,10 @@ export class Transport {
     } catch (error) {
       if (runSignal?.aborted) throw new InterruptedError();
       if (error instanceof CliError) throw error;
-      throw toNetworkError(error, timeout.aborted, timeoutMs);
+      throw toNetworkError(error, timedOut, timeoutMs);
+    } finally {
+      clearTimeout(timer);
+      runSignal?.removeEventListener("abort", onRunAbort);
     }
   }
 }
@@ -123,15 +146,16 @@ function decodeBody(status: number, headers: ApiResponse["headers"], text: strin
  * Not retryable: the same request would bring the same body.
  */
 function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
-  const raise =
-    cap < MAX_BODY_CAP_BYTES
-      ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
-      : "--max-body allows no more";
-  const tooLarge = () =>
-    new ApiError(
+  const tooLarge = () => {
+    const raise =
+      cap < MAX_BODY_CAP_BYTES
+        ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+        : "--max-body allows no more";
+    return new ApiError(
       `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
       { status: res.statusCode },
     );
+  };
   const declared = Number(res.headers["content-length"]);
   if (Number.isFinite(declared) && declared > cap) {
     res.body.on("error", () => {}); // destroying reports an abort: expected

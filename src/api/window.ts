@@ -1,3 +1,9 @@
+/** inOrder's results, and a way to start the first requests before the first result is asked for. */
+export interface InOrder<T> extends AsyncGenerator<T> {
+  /** Starts what the window allows now (iterating starts them anyway). */
+  fill(): void;
+}
+
 /**
  * The one scheduler of requests: runs task(i) for i from `from` to `to`, with up to `width()`
  * started ahead of the one being consumed, and yields their results in order. Memory stays bounded
@@ -5,12 +11,12 @@
  * (their promises are observed, so never an unhandled rejection). `width()` is asked again before
  * each new start, so a caller can narrow the window as it learns it needs fewer.
  */
-export async function* inOrder<T>(
+export function inOrder<T>(
   task: (index: number) => Promise<T>,
   from: number,
   to: number,
   width: () => number,
-): AsyncGenerator<T> {
+): InOrder<T> {
   const pending: Array<Promise<T>> = [];
   let next = from;
   const fill = () => {
@@ -20,9 +26,12 @@ export async function* inOrder<T>(
       pending.push(started);
     }
   };
-  fill();
-  while (pending.length > 0) {
-    yield await pending.shift()!;
+  async function* results(): AsyncGenerator<T> {
     fill();
+    while (pending.length > 0) {
+      yield await pending.shift()!;
+      fill();
+    }
   }
+  return Object.assign(results(), { fill });
 }

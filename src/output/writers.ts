@@ -2,6 +2,7 @@ import { LosslessNumber, stringifyJson } from "../api/json.js";
 import type { IO } from "../io.js";
 import type { Column } from "./columns.js";
 import type { OutputFormat } from "./formats.js";
+import { JsonArrayWriter } from "./json-array.js";
 import { flatten, pickPaths } from "./paths.js";
 import { type SortSpec, sortRecords } from "./sort.js";
 
@@ -45,9 +46,7 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
     case "ndjson":
       return new NdjsonWriter(io, project);
     case "json":
-      return new BufferedWriter(async (records) => {
-        await io.outJson(`${stringifyJson(records.map(project), 2)}\n`);
-      });
+      return new JsonArrayWriter(project, (text) => io.outJson(text));
     case "csv":
       return new BufferedWriter(async (records) => {
         await io.outServerText(toCsv(records.map(project), options.fields, options.crlf ? "\r\n" : "\n"));

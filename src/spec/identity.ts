@@ -19,18 +19,30 @@ export const IDENTITY_PATHS = {
 
 export type IdentityPart = keyof typeof IDENTITY_PATHS;
 
+interface Reader {
+  head: string;
+  leaf: string | undefined;
+}
+
+/** Each part's paths, split once: a section and a key in it, or a top-level key. */
+const READERS = {} as Record<IdentityPart, readonly Reader[]>;
+for (const [part, paths] of Object.entries(IDENTITY_PATHS) as Array<[IdentityPart, readonly string[]]>) {
+  READERS[part] = paths.flatMap((path) => {
+    const [head, leaf] = path.split(".") as [string, string | undefined];
+    // Only the info sections are read into: any other dotted path names nothing.
+    if (leaf !== undefined && !INFO_SECTIONS.includes(head as (typeof INFO_SECTIONS)[number])) return [];
+    return [{ head, leaf }];
+  });
+}
+
 /** The first value present (not null) at one of the part's paths, as text. */
 export function identityOf(record: unknown, part: IdentityPart): string | undefined {
   if (!record || typeof record !== "object") return undefined;
-  for (const path of IDENTITY_PATHS[part]) {
-    const [head, leaf] = path.split(".") as [string, string | undefined];
+  for (const { head, leaf } of READERS[part]) {
     let value: unknown = (record as Bag)[head];
-    if (leaf !== undefined) {
-      if (!INFO_SECTIONS.includes(head as (typeof INFO_SECTIONS)[number])) continue;
-      value = value && typeof value === "object" ? (value as Bag)[leaf] : undefined;
-    }
-    if (value !== undefined && value !== null && (typeof value === "string" || typeof value === "number"))
-      return String(value);
+    if (leaf !== undefined) value = value && typeof value === "object" ? (value as Bag)[leaf] : undefined;
+    if (typeof value === "string") return value;
+    if (typeof value === "number") return String(value);
   }
   return undefined;
 }

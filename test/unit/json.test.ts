@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsonDepthError, LosslessNumber, parseJson, stringifyJson } from "../../src/api/json.js";
+import {
+  JsonDepthError,
+  LosslessNumber,
+  numberTokenRoundTrips,
+  parseJson,
+  stringifyJson,
+} from "../../src/api/json.js";
 import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
 
 describe("parseJson / stringifyJson", () => {
@@ -131,5 +137,94 @@ describe("parseJson: depth and size (issue 10, item 9)", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("parseJson: the native path and its shortcuts (issue 14)", () => {
+  it("plainNumber's claim: every token it calls plain survives a double (property)", () => {
+    const digits = (min: number, max: number) =>
+      fc.array(fc.constantFrom(..."0123456789"), { minLength: min, maxLength: max }).map((d) => d.join(""));
+    const token = fc
+      .tuple(
+        fc.boolean(),
+        fc.oneof(
+          fc.constant("0"),
+          fc.tuple(fc.constantFrom(..."123456789"), digits(0, 16)).map(([a, b]) => a + b),
+        ),
+        fc.option(digits(1, 16), { nil: undefined }),
+        fc.option(fc.tuple(fc.constantFrom("e", "E", "e+", "e-"), digits(1, 3)), { nil: undefined }),
+      )
+      .map(
+        ([neg, int, frac, exp]) =>
+          `${neg ? "-" : ""}${int}${frac ? `.${frac}` : ""}${exp ? exp.join("") : ""}`,
+      );
+    fc.assert(
+      fc.property(token, (raw) => {
+        const { plain, roundTrips } = numberTokenRoundTrips(raw);
+        if (plain) expect(roundTrips, raw).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("calls plain only what it can vouch for", () => {
+    for (const raw of ["0", "7", "-7", "0.5", "-0.5", "0.000001", "123456789012345", "1234567890123.5"])
+      expect(numberTokenRoundTrips(raw), raw).toEqual({ plain: true, roundTrips: true });
+    for (const raw of [
+      "-0",
+      "1.50",
+      "1.0",
+      "1e5",
+      "0.0000001",
+      "-0.0000001",
+      "1234567890123456",
+      "01",
+      "1.",
+      ".5",
+    ])
+      expect(numberTokenRoundTrips(raw).plain, raw).toBe(false);
+  });
+
+  it("finds numbers that lose digits wherever they are nested", () => {
+    for (const text of ['[[["a"],[1.10]]]', '{"a":{"b":[{"c":[null,true,"x",1e5]}]}}', '["x",-0]']) {
+      expect(stringifyJson(parseJson(text)), text).toBe(text);
+    }
+    const value = parseJson('{"s":"1.10","a":[["0.0000001"]]}');
+    expect(JSON.stringify(value)).toBe('{"s":"1.10","a":[["0.0000001"]]}');
+  });
+
+  it("keeps exact numbers in a wide text with more brackets than the depth limit", () => {
+    const records = Array.from(
+      { length: 600 },
+      (_, i) => `{"id":"${i}","p":{"v":${i === 599 ? "1.10" : i}}}`,
+    );
+    const text = `{"data":[${records.join(",")}]}`;
+    expect(stringifyJson(parseJson(text))).toBe(text);
+  });
+
+  it("fails invalid text the same way on both paths", () => {
+    // With a number that needs the exact parser, the error is the exact parser's, as before.
+    expect(() => parseJson('{"a":1.10,}')).toThrow(/^expected a property name at position 10$/);
+    // Without one, the native parser's.
+    let native = "";
+    try {
+      JSON.parse('{"a":1,}');
+    } catch (error) {
+      native = (error as Error).message;
+    }
+    expect(() => parseJson('{"a":1,}')).toThrow(native);
+  });
+
+  it("reads __proto__ keys as own data, never as a prototype, on both paths", () => {
+    for (const n of ["1", "1.10"]) {
+      const value = parseJson(`{"__proto__":{"polluted":${n}},"a":[{"__proto__":null}]}`) as Record<
+        string,
+        unknown
+      >;
+      expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+      expect(Object.hasOwn(value, "__proto__")).toBe(true);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(stringifyJson(value)).toBe(`{"__proto__":{"polluted":${n}},"a":[{"__proto__":null}]}`);
+    }
   });
 });

@@ -189,3 +189,56 @@ describe("walkPages always ends (issue 10, item 8)", () => {
     expect(got).toEqual([1, 2, 3]);
   });
 });
+
+describe("walkPages: prefetch (issue 14)", () => {
+  /** The pages asked for by the time the consumer holds page 1, and all pages asked in the end. */
+  async function askedAtPageOne(opts: { prefetch?: boolean; limit?: number; count?: boolean }) {
+    const p = pages(95, 10, opts.count ?? true);
+    let remaining = opts.limit ?? Number.POSITIVE_INFINITY;
+    let atFirst: number[] = [];
+    for await (const page of walkPages({
+      fetch: p.fetch,
+      pageSize: 10,
+      wanted: () => remaining,
+      window: 4,
+      speculate: 4,
+      prefetch: opts.prefetch,
+    })) {
+      if (page.number === 1) atFirst = [...p.asked];
+      remaining -= Math.min(remaining, page.records.length);
+      if (remaining <= 0) break;
+    }
+    return { atFirst, asked: [...p.asked].sort((a, b) => a - b) };
+  }
+
+  it("asks for the next pages before page 1 is consumed, only when told to", async () => {
+    expect((await askedAtPageOne({ prefetch: true })).atFirst).toEqual([1, 2, 3, 4, 5]);
+    expect((await askedAtPageOne({ prefetch: true, count: false })).atFirst).toEqual([1, 2, 3, 4, 5]);
+    expect((await askedAtPageOne({ prefetch: false })).atFirst).toEqual([1]);
+    expect((await askedAtPageOne({})).atFirst).toEqual([1]);
+  });
+
+  it("never asks for more pages than the records still wanted can fill", async () => {
+    // 25 wanted: page 1 brings 10, pages 2 and 3 the rest; page 4 is never asked for.
+    for (const prefetch of [true, false]) {
+      const run = await askedAtPageOne({ prefetch, limit: 25 });
+      expect(run.asked, `prefetch ${prefetch}`).toEqual([1, 2, 3]);
+    }
+    expect((await askedAtPageOne({ prefetch: true, limit: 10 })).asked).toEqual([1]);
+  });
+
+  it("still walks every page once, in order", async () => {
+    const p = pages(95, 10, true);
+    const got: number[] = [];
+    for await (const page of walkPages({
+      fetch: p.fetch,
+      pageSize: 10,
+      wanted: () => Infinity,
+      window: 4,
+      prefetch: true,
+    }))
+      got.push(page.number);
+    expect(got).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect([...p.asked].sort((a, b) => a - b)).toEqual(got);
+  });
+});

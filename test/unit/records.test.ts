@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chunk, orderBySelector, selectorKey } from "../../src/api/records.js";
+import type { ApiClient } from "../../src/api/client.js";
+import { chunk, orderBySelector, selectorKey, streamRecords } from "../../src/api/records.js";
 
 describe("chunk", () => {
   it("splits 75 items into 30, 30, 15 in order", () => {
@@ -35,5 +36,64 @@ describe("orderBySelector", () => {
     expect(selectorKey({ address: "0xABC" }, "address")).toBe("0xabc");
     expect(selectorKey({ id: 5 }, "id")).toBe("5");
     expect(selectorKey(null, "id")).toBeUndefined();
+  });
+});
+
+describe("streamRecords: repeats across and within pages (issue 14: one set of ids)", () => {
+  /** A client whose pages hold these ids (a page count tells how many). */
+  function client(pages: string[][]) {
+    return {
+      request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
+        const n = Number(opts.query?.find(([k]) => k === "page")?.[1]);
+        const ids = pages[n - 1] ?? [];
+        return {
+          status: 200,
+          headers: {},
+          text: "",
+          url: "",
+          body: {
+            success: true,
+            data: ids.map((id, i) => ({ id: id || undefined, symbol: `S${n}-${i}` })),
+            meta: { pagination: { page: n, pageSize: 4, pageCount: pages.length, total: 99 } },
+          },
+        };
+      },
+    } as unknown as ApiClient;
+  }
+  const endpoint = { path: "/x", kind: "directory" as const, pageSize: 4 };
+
+  async function symbols(pages: string[][], limit?: number, prefetch?: boolean) {
+    const out: string[] = [];
+    for await (const batch of streamRecords(client(pages), {
+      endpoint,
+      query: [],
+      window: 2,
+      limit,
+      prefetch,
+    }))
+      for (const r of batch) out.push((r as { symbol: string }).symbol);
+    return out;
+  }
+
+  it("drops every record whose id came before, keeps records without one", async () => {
+    const pages = [
+      ["a", "b", "a", ""],
+      ["c", "b", "", "d"],
+      ["e", "a", "f", "g"],
+    ];
+    for (const prefetch of [false, true]) {
+      expect(await symbols(pages, undefined, prefetch)).toEqual([
+        "S1-0",
+        "S1-1",
+        "S1-3",
+        "S2-0",
+        "S2-2",
+        "S2-3",
+        "S3-0",
+        "S3-2",
+        "S3-3",
+      ]);
+      expect(await symbols(pages, 5, prefetch)).toEqual(["S1-0", "S1-1", "S1-3", "S2-0", "S2-2"]);
+    }
   });
 });

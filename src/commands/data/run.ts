@@ -172,6 +172,7 @@ export async function parseDataOptions(
       window,
       // Requests past the end cost nothing with a key, but each one is paid for without one.
       speculate: payment ? 1 : ctx.settings.concurrency,
+      prefetch: !payment,
     },
   };
 }
@@ -234,6 +235,8 @@ export async function runDataCommand(
   };
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
+  // Streamed records are dropped once written: no reason to let the young generation grow.
+  if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
   await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear());
   if (result.missing.length && query.selector) {

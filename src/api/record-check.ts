@@ -1,0 +1,37 @@
+import { AGENT_RECORD, DIRECTORY_RECORD, MARKET_RECORD, type Shape, TA_RECORD } from "./fields.js";
+import type { RecordKind } from "./schemas.js";
+
+// The client-mode record check (schemas.ts, mode "client") written out by hand for the hot loop,
+// where it runs on every record of every page: a record is an object (not an array, not null),
+// and each section its shape names is, when present, an object or null. It reads the same shapes
+// (fields.ts). It only ever accepts what the schema accepts; whatever it does not accept goes to
+// the schema, which then accepts it after all or names the problem in its own words.
+
+function sectionsOf(shape: Shape): string[] {
+  return Object.entries(shape)
+    .filter(([, spec]) => typeof spec === "object")
+    .map(([key]) => key);
+}
+
+const SECTIONS: Record<Exclude<RecordKind, "any">, readonly string[]> = {
+  market: sectionsOf(MARKET_RECORD),
+  directory: sectionsOf(DIRECTORY_RECORD),
+  agents: sectionsOf(AGENT_RECORD),
+  ta: sectionsOf(TA_RECORD),
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether a record certainly passes the client-mode check for its kind. */
+export function passesClientCheck(record: unknown, kind: RecordKind): boolean {
+  if (kind === "any") return true;
+  if (!isObject(record)) return false;
+  const sections = SECTIONS[kind];
+  for (let i = 0; i < sections.length; i++) {
+    const section = record[sections[i]!];
+    if (section !== undefined && section !== null && !isObject(section)) return false;
+  }
+  return true;
+}
