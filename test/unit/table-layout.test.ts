@@ -16,7 +16,7 @@ const GOLDEN = new URL("./table-layout.golden.json", import.meta.url);
 describe("table layout", () => {
   const cases = tableCases();
   if (process.env.TABLE_GOLDEN_WRITE === "1") {
-    writeFileSync(GOLDEN, `${JSON.stringify(cases, null, 1)}\n`);
+    writeFileSync(GOLDEN, `${JSON.stringify(cases, null, 2)}\n`);
   }
   const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as Record<string, string>;
 
