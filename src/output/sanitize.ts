@@ -8,8 +8,12 @@ const ESCAPE_SEQUENCE =
 // Remaining C0 and C1 control characters, DEL, and bidi overrides that can disguise text.
 const CONTROL = /[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
+/** Printable ASCII: nothing to remove (most strings). */
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
 /** Removes escape sequences and control characters; newlines and tabs become spaces. */
 export function sanitizeInline(text: string): string {
+  if (PRINTABLE.test(text)) return text;
   return text
     .replace(ESCAPE_SEQUENCE, "")
     .replace(/[\r\n\t]+/g, " ")

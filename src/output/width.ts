@@ -5,16 +5,32 @@ const WIDE =
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: variation selectors are listed on purpose
 const ZERO = /[\p{Mn}\p{Me}\u200B-\u200F\uFE00-\uFE0F]/u;
 const SGR = /\x1b\[[0-9;]*m/g;
+/** ASCII but ESC: one cell a character, nothing to strip (most cells of a table). */
+const NARROW = /^[\x00-\x1a\x1c-\x7f]*$/;
 
 export function charWidth(ch: string): number {
   if (ZERO.test(ch)) return 0;
   return WIDE.test(ch) ? 2 : 1;
 }
 
+/** U+FE0F asks for the emoji form of the character before it: two cells (❤️), not one (❤). */
+const EMOJI_PRESENTATION = "\uFE0F";
+
+/** The cells `ch` adds after a character `before` cells wide. */
+function widthAfter(ch: string, before: number): number {
+  return ch === EMOJI_PRESENTATION && before === 1 ? 1 : charWidth(ch);
+}
+
 /** Cells a string takes on a terminal (colour sequences take none). */
 export function displayWidth(text: string): number {
+  if (NARROW.test(text)) return text.length;
   let width = 0;
-  for (const ch of text.replace(SGR, "")) width += charWidth(ch);
+  let last = 0;
+  for (const ch of text.replace(SGR, "")) {
+    const w = widthAfter(ch, last);
+    width += w;
+    last = ch === EMOJI_PRESENTATION ? 0 : w;
+  }
   return width;
 }
 
@@ -24,11 +40,13 @@ export function truncateWidth(text: string, max: number): string {
   if (max <= 0) return "";
   let out = "";
   let width = 0;
+  let last = 0;
   for (const ch of text) {
-    const w = charWidth(ch);
+    const w = widthAfter(ch, last);
     if (width + w > max - 1) break;
     out += ch;
     width += w;
+    last = ch === EMOJI_PRESENTATION ? 0 : w;
   }
   return `${out}…`;
 }
