@@ -48,7 +48,9 @@ describe("Limiter", () => {
       }),
     );
     starts.sort((a, b) => a - b);
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(95);
+    // The ceiling holds over time: the i-th start is at least i intervals after the first (one start
+    // delayed by a busy event loop shortens the gap after it, never the total).
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[0]!).toBeGreaterThanOrEqual(i * 95);
   });
 
   it("gives up waiting when the run is aborted", async () => {
