@@ -141,34 +141,26 @@ for (const file of legalFiles) {
   await rm(new URL(file, dist));
 }
 await writeFile(new URL("THIRD_PARTY_NOTICES", dist), renderNotices(packages, [...comments].join("\n\n")));
-// The man page, from the program with every command defined: its source is bundled on its own
-// (dependencies left to node_modules, which a build always has) and run once.
-const manEntry = new URL("../.cache/man-page.mjs", import.meta.url);
+// The man page and the help pages, from the program with every command defined: each script is
+// bundled on its own (dependencies left to node_modules, which a build always has) and run once.
 await mkdir(new URL("../.cache/", import.meta.url), { recursive: true });
-await build({
-  entryPoints: ["scripts/man-page.ts"],
-  outfile: fileURLToPath(manEntry),
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20.18",
-  packages: "external",
-  logLevel: "warning",
-});
-const { manPage } = await import(manEntry.href);
+async function runScript(name) {
+  const entry = new URL(`../.cache/${name}.mjs`, import.meta.url);
+  await build({
+    entryPoints: [`scripts/${name}.ts`],
+    outfile: fileURLToPath(entry),
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20.18",
+    packages: "external",
+    logLevel: "warning",
+  });
+  return import(entry.href);
+}
+const { manPage } = await runScript("man-page");
 await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
-const helpEntry = new URL("../.cache/help-pages.mjs", import.meta.url);
-await build({
-  entryPoints: ["scripts/help-pages.ts"],
-  outfile: fileURLToPath(helpEntry),
-  bundle: true,
-  format: "esm",
-  platform: "node",
-  target: "node20.18",
-  packages: "external",
-  logLevel: "warning",
-});
-const { helpPages } = await import(helpEntry.href);
+const { helpPages } = await runScript("help-pages");
 await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.

@@ -19,7 +19,6 @@ import { assertKeyMayTravel, buildUrl, followRedirect, type Query, redactUrl } f
 // (concurrency, --rate, AIMD on throttling) admits every attempt; transport.ts does the HTTP.
 
 export { retryAfterMs } from "./retry.js";
-export { serverMessage } from "./server-message.js";
 export type { ApiResponse } from "./transport.js";
 export { assertKeyMayTravel, isLoopback, type Query, type QueryValue, redactUrl } from "./urls.js";
 

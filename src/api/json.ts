@@ -36,7 +36,7 @@ function roundTrips(raw: string): boolean {
 }
 
 /** The index just past the closing quote of the string whose body starts at `from`; -1 if none. */
-function stringEnd(text: string, from: number): number {
+export function stringEnd(text: string, from: number): number {
   let i = from;
   for (;;) {
     const quote = text.indexOf('"', i);

@@ -69,7 +69,7 @@ function schemaOf(flag: Flag): Schema {
 const schemas = new WeakMap<Flag, Schema>();
 
 /** The schema that checks one flag's value (parseFlags takes the bare true and false of flags that allow them). */
-export function schemaForFlag(flag: Flag): Schema {
+function schemaForFlag(flag: Flag): Schema {
   let schema = schemas.get(flag);
   if (!schema) {
     schema = schemaOf(flag);

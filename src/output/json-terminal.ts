@@ -1,3 +1,4 @@
+import { stringEnd } from "../api/json.js";
 import { escapeForTerminal } from "./sanitize.js";
 
 // JSON for a person at a terminal, as jq and `gh api` show it: indented, keys, strings, numbers and
@@ -122,17 +123,4 @@ export function formatJsonForTerminal(text: string, options: JsonTerminalOptions
   }
   if (want !== "next" || stack.length > 0) return undefined;
   return options.indent ? `${out}\n` : out;
-}
-
-/** The index just past the closing quote of the string whose body starts at `from`; -1 if none. */
-function stringEnd(text: string, from: number): number {
-  let i = from;
-  for (;;) {
-    const quote = text.indexOf('"', i);
-    if (quote < 0) return -1;
-    let slash = quote - 1;
-    while (slash >= from && text.charCodeAt(slash) === 92) slash--;
-    if ((quote - 1 - slash) % 2 === 0) return quote + 1; // an even run of backslashes escapes nothing
-    i = quote + 1;
-  }
 }

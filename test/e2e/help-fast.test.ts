@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { cpSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, type RunResult, tempDir } from "./helpers.js";
@@ -67,6 +69,24 @@ describe("--help from the shim", () => {
       expect(shim.stdout.length + shim.stderr.length).toBeGreaterThan(50);
     });
   }
+
+  it("answers --version and --help without the program: a copy of the shim with no bundle beside it", async () => {
+    // Only what the shim reads for these two: if a help run loaded dist/cli.js, it would fail here.
+    const copy = join(dir.path, "copy");
+    mkdirSync(join(copy, "dist"), { recursive: true });
+    cpSync(fileURLToPath(new URL("../../bin", import.meta.url)), join(copy, "bin"), { recursive: true });
+    for (const f of ["help.cjs", "help.json", "version.cjs"])
+      cpSync(fileURLToPath(new URL(`../../dist/${f}`, import.meta.url)), join(copy, "dist", f));
+    const shim = join(copy, "bin", "tokenintel.js");
+    const [help, program] = await Promise.all([
+      node([shim, "market", "--help"]),
+      node([PROGRAM, "market", "--help"]),
+    ]);
+    expect(help).toEqual(program);
+    expect((await node([shim, "--version"])).code).toBe(0);
+    // And the copy is really without the program: anything else says so.
+    expect(await node([shim, "market", "-c", "base"])).toMatchObject({ code: 1, stdout: "" });
+  });
 
   for (const columns of [52, 97]) {
     it(`market --help in a terminal ${columns} columns wide wraps as the program does`, async () => {

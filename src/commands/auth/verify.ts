@@ -1,4 +1,4 @@
-import { serverMessage } from "../../api/client.js";
+import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError } from "../../errors.js";
 
