@@ -266,7 +266,7 @@ describe("--cache with --watch", () => {
     const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
     const child = spawn(
       "script",
-      ["-qfec", [process.execPath, BIN, ...args, "--watch", "1s"].map(sh).join(" "), "/dev/null"],
+      ["-qfec", `exec ${[process.execPath, BIN, ...args, "--watch", "1s"].map(sh).join(" ")}`, "/dev/null"],
       {
         env: { ...baseEnv(dir.path), ...env, COLUMNS: "100", LINES: "40", TERM: "xterm-256color" },
         stdio: ["pipe", "pipe", "pipe"],

@@ -59,7 +59,7 @@ function inPty(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; screen: string }> {
-  const command = [process.execPath, BIN, ...args].map(sh).join(" ");
+  const command = `exec ${[process.execPath, BIN, ...args].map(sh).join(" ")}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     env: { ...baseEnv(fresh()), COLUMNS: "200", LINES: "40", TERM: "xterm-256color", ...env },
     stdio: ["pipe", "pipe", "pipe"],

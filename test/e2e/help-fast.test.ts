@@ -31,7 +31,7 @@ function node(args: string[]): Promise<RunResult> {
 
 /** The screen of a command run in a pseudo-terminal `columns` wide. */
 function inTerminalOf(columns: number, args: string[]): Promise<string> {
-  const line = ["stty", "cols", String(columns), "rows", "50;", process.execPath, ...args]
+  const line = ["stty", "cols", String(columns), "rows", "50;", "exec", process.execPath, ...args]
     .map((a) => (a.endsWith(";") ? a : `'${a.replace(/'/g, "'\\''")}'`))
     .join(" ");
   return new Promise((resolve, reject) => {

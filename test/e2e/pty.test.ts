@@ -10,7 +10,7 @@ const dir = tempDir();
 afterAll(() => dir.remove());
 
 function inPty(args: string[], env: Record<string, string> = {}) {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
+  const command = `exec ${[process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     env: { ...baseEnv(dir.path), ...env, TERM: "xterm-256color" },
     stdio: ["pipe", "pipe", "pipe"],

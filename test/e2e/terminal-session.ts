@@ -6,9 +6,14 @@ import { BIN, baseEnv } from "./helpers.js";
 
 const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
-/** The shell command line that runs the built binary with these arguments. */
+/**
+ * The shell command line that runs the built binary with these arguments. `exec`: the binary itself
+ * leads the terminal's session, as under a person's shell. Without it `script` runs a shell that
+ * waits for the binary, and where that shell is dash (SHELL unset or /bin/sh, as on CI) Ctrl-C kills
+ * the shell, so the exit code seen is 130 whatever the binary did.
+ */
 export function commandLine(args: string[]): string {
-  return [process.execPath, BIN, ...args].map(sh).join(" ");
+  return `exec ${[process.execPath, BIN, ...args].map(sh).join(" ")}`;
 }
 
 export interface TerminalSession {
@@ -31,9 +36,13 @@ export function inTerminal(
   return { exited, screen: () => screen };
 }
 
-/** The screen as text: colours and other escapes removed, lines without their carriage returns. */
+/**
+ * The screen as text: a line erased in place (`\r` then erase-line, as the progress line is cleared)
+ * gone, colours and other escapes removed, lines without their carriage returns.
+ */
 export function plain(screen: string): string[] {
   return screen
+    .replace(/[^\n]*\r\x1b\[2K/g, "")
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "")
     .split(/\r?\n/)
     .map((l) => l.replace(/\r/g, ""));

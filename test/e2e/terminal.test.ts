@@ -49,7 +49,7 @@ function inPty(commandLine: string, env: Record<string, string> = {}) {
 
 const against = (server: SandboxServer) => ["--base-url", server.url, "--api-key", server.apiKey];
 const tokenintel = (server: SandboxServer, args: string[]) =>
-  [process.execPath, BIN, ...against(server), ...args].map(sh).join(" ");
+  `exec ${[process.execPath, BIN, ...against(server), ...args].map(sh).join(" ")}`;
 const runPiped = (args: string[], env: Record<string, string> = {}) =>
   run([...against(sandbox), ...args], dir.path, { env });
 
