@@ -11,11 +11,15 @@ import { COMMANDS, fullProgram } from "../src/program.js";
 /** A command's examples and notes, found by its path of names ("auth", "login"). */
 export type ModuleAt = (path: string[]) => CommandModule | undefined;
 
-/** Text made safe for roff: backslashes and hyphens escaped, no line read as a request. */
+/**
+ * Text made safe for roff: backslashes and hyphens escaped, no line read as a request, an ellipsis
+ * spelt with dots (groff has no glyph for it on an ASCII terminal, and warns).
+ */
 export function roff(text: string): string {
   return text
     .replace(/\\/g, "\\e")
     .replace(/-/g, "\\-")
+    .replace(/\u2026/g, "...")
     .split("\n")
     .map((line) => line.trim())
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
