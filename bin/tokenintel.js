@@ -30,6 +30,36 @@ function answeredHere() {
   return false;
 }
 
+/**
+ * Node 22+ keeps compiled code between runs in a compile cache, and runs what it finds there. Its
+ * default folder, os.tmpdir()/node-compile-cache, may be made first by another user of the machine
+ * who would then choose the code tokenintel runs. So the cache lives in tokenintel's cache folder
+ * (as src/config/paths.ts cacheDir() names it), and is used only when that folder and its parent are
+ * this user's and no one else may write to them. Undefined: run without the cache.
+ */
+function ownCompileCache() {
+  const { env } = process;
+  const os = require("node:os");
+  const home = os.homedir();
+  const base =
+    env.TOKENINTEL_CACHE_DIR ||
+    (process.platform === "darwin"
+      ? join(home, "Library", "Caches", "tokenintel")
+      : process.platform === "win32"
+        ? join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "tokenintel", "Cache")
+        : join(env.XDG_CACHE_HOME || join(home, ".cache"), "tokenintel"));
+  const dir = join(base, "node-compile-cache");
+  const fs = require("node:fs");
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const uid = process.getuid?.();
+  if (uid === undefined) return dir; // no owners to compare (Windows)
+  for (const folder of [dir, base]) {
+    const stat = fs.statSync(folder);
+    if (stat.uid !== uid || (stat.mode & 0o022) !== 0) return undefined;
+  }
+  return dir;
+}
+
 let done = false;
 try {
   done = answeredHere();
@@ -44,7 +74,8 @@ if (!done) {
   const module = require("node:module");
   if (typeof module.enableCompileCache === "function") {
     try {
-      module.enableCompileCache();
+      const dir = ownCompileCache();
+      if (dir) module.enableCompileCache(dir);
     } catch {
       // A read-only cache directory is not a reason to fail.
     }
