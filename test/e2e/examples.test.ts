@@ -91,10 +91,12 @@ interface Outcome {
   written: string[];
 }
 
+/** Files under `dir`, Node's compile cache (Node 22+, written by every run) left out. */
 function filesIn(dir: string): Map<string, number> {
   const sizes = new Map<string, number>();
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
+      if (name === "node-compile-cache") continue;
       const p = join(d, name);
       const s = statSync(p);
       if (s.isDirectory()) walk(p);
