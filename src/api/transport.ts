@@ -78,7 +78,8 @@ export class Transport {
     const onRunAbort = () => attempt.abort(runSignal?.reason);
     if (runSignal?.aborted) onRunAbort();
     else runSignal?.addEventListener("abort", onRunAbort, { once: true });
-    const t0 = performance.now();
+    // Date.now, not performance.now: the `performance` global loads perf_hooks (~2 ms at start-up).
+    const t0 = Date.now();
     trace?.(`> ${method} ${redactUrl(url)}`);
     try {
       const res = await dispatchRequest.call(this.agent, {
@@ -100,7 +101,7 @@ export class Transport {
         // One turn of the event loop: the next request is sent (and other answers read) first.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      trace?.(`< ${res.statusCode} (${Math.round(performance.now() - t0)} ms, ${text.length} bytes)`);
+      trace?.(`< ${res.statusCode} (${Date.now() - t0} ms, ${text.length} bytes)`);
       return {
         status: res.statusCode,
         statusText: res.statusText,

@@ -1,4 +1,3 @@
-import { readFile, stat } from "node:fs/promises";
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { MAX_ITEM_LENGTH } from "../../flags/values.js";
@@ -78,6 +77,9 @@ export async function expandList(
 }
 
 async function readListFile(flag: string, path: string): Promise<string> {
+  // Loaded here, not at the top: every data command loads this module, few read a list from a file
+  // (node:fs/promises brings its stream modules, ~1 ms of start-up).
+  const { readFile, stat } = await import("node:fs/promises");
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new UsageError(`${flag}: cannot read @${path}: not a file`);
