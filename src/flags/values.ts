@@ -8,6 +8,11 @@ import { CHAINS, type Chain } from "../spec/api.js";
 // failure names the flag (or the setting) it came from: see parseValue. zod/mini: the same checks
 // as zod's chained API, a fifth of the code to load at every start.
 
+// zod compiles an object schema's checks with `new Function` the first time it parses: worth it for
+// a server parsing millions of values, not for a run that parses a few (and no code is made from
+// strings at all). Set here, the first module that uses zod.
+z.config({ jitless: true });
+
 /** A schema whose output is T. */
 export type Schema<T = unknown> = z.ZodMiniType<T>;
 
