@@ -65,6 +65,26 @@ const noOptionalNatives = {
   },
 };
 
+// cli-table3 measures every line it draws with string-width, twice, and string-width builds emoji-
+// regex's pattern (some 10 KB of source) anew for each call: ~40% of drawing a 1,000-row table.
+// tokenintel lays each line out itself with src/output/width.ts, so cli-table3 measures with that
+// same function (an ASCII line in one regex test); the table drawn is byte for byte the same.
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ownStringWidth = {
+  name: "own-string-width",
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) => {
+      if (!args.importer.includes(`${sep}cli-table3${sep}`)) return undefined;
+      return { path: "string-width", namespace: "own-width" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "own-width" }, () => ({
+      contents: `module.exports = require(${JSON.stringify(join(root, "src", "output", "width.ts"))}).displayWidth;\n`,
+      resolveDir: root,
+      loader: "js",
+    }));
+  },
+};
+
 // Builtins that CommonJS dependencies require without the node: prefix ("zlib", "stream") are
 // written with it, so that every bare specifier left in dist/ is a node: one (a test checks).
 const builtins = new Set(builtinModules.filter((m) => !m.startsWith("_")));
@@ -99,7 +119,7 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [lazyHttp2, lazyChildProcess, noOptionalNatives, nodePrefix],
+  plugins: [lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };

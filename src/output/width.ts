@@ -8,9 +8,19 @@ const SGR = /\x1b\[[0-9;]*m/g;
 /** ASCII but ESC: one cell a character, nothing to strip (most cells of a table). */
 const NARROW = /^[\x00-\x1a\x1c-\x7f]*$/;
 
+/** Widths of the characters met so far beyond U+02FF (a table repeats the same few: ₀-₉, …). */
+const known = new Map<string, number>();
+const KNOWN_MAX = 4096;
+
 export function charWidth(ch: string): number {
-  if (ZERO.test(ch)) return 0;
-  return WIDE.test(ch) ? 2 : 1;
+  // Below U+0300 (ASCII, Latin-1, Latin Extended) nothing is wide or combining.
+  if (ch.charCodeAt(0) < 0x300) return 1;
+  let width = known.get(ch);
+  if (width === undefined) {
+    width = ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+    if (known.size < KNOWN_MAX) known.set(ch, width);
+  }
+  return width;
 }
 
 /** U+FE0F asks for the emoji form of the character before it: two cells (❤️), not one (❤). */
@@ -24,9 +34,21 @@ function widthAfter(ch: string, before: number): number {
 /** Cells a string takes on a terminal (colour sequences take none). */
 export function displayWidth(text: string): number {
   if (NARROW.test(text)) return text.length;
+  const plain = text.includes("\x1b") ? text.replace(SGR, "") : text;
   let width = 0;
   let last = 0;
-  for (const ch of text.replace(SGR, "")) {
+  // By UTF-16 unit, not `for...of`: most characters of a line are one cell each (below U+0300),
+  // and only the others are looked up; a surrogate pair is taken as the one character it is.
+  for (let i = 0; i < plain.length; i++) {
+    const unit = plain.charCodeAt(i);
+    if (unit < 0x300) {
+      width += 1;
+      last = 1;
+      continue;
+    }
+    const pair = unit >= 0xd800 && unit <= 0xdbff && i + 1 < plain.length;
+    const next = pair ? plain.charCodeAt(i + 1) : 0;
+    const ch = pair && next >= 0xdc00 && next <= 0xdfff ? plain.slice(i, ++i + 1) : plain[i]!;
     const w = widthAfter(ch, last);
     width += w;
     last = ch === EMOJI_PRESENTATION ? 0 : w;

@@ -74,6 +74,17 @@ describe("other formatters", () => {
     expect(truncateWidth("short", 10)).toBe("short");
     expect(truncateWidth("e\u0301e\u0301e\u0301", 3)).toBe("e\u0301e\u0301e\u0301");
   });
+  it("displayWidth: one cell below U+0300, wide and zero-width characters past it, pairs as one", () => {
+    expect(displayWidth("0.0₅1537 +2.85% é")).toBe(17);
+    expect(displayWidth("\x1b[31m日本\x1b[0m ok")).toBe(7);
+    expect(displayWidth("e\u0301\u200B\u20DD")).toBe(1);
+    expect(displayWidth("a😀b𠀀")).toBe(6);
+    expect(displayWidth("\u{1D400}x")).toBe(2); // a narrow character outside the BMP: one cell, not two
+    expect(displayWidth("❤\uFE0F ❤")).toBe(4);
+    // A lone surrogate is one cell, and does not swallow the character after it.
+    expect(displayWidth("\uD83Dx")).toBe(2);
+    expect(displayWidth("x\uDE00")).toBe(2);
+  });
 });
 
 describe("sanitize", () => {
