@@ -91,8 +91,11 @@ export function renderTable(
   const matrix: Cell[][] = records.map((record) =>
     allColumns.map((column) => {
       const cell = formatCell(record, column, ctx);
-      // Redacted before it is cut to fit: a key cut in half would no longer be recognised.
-      const text = io.redact(sanitizeInline(io.redact(cell.text)));
+      // Redacted before it is cut to fit: a key cut in half would no longer be recognised. Again
+      // after a control character was taken out, which could join a key back together.
+      const redacted = io.redact(cell.text);
+      const clean = sanitizeInline(redacted);
+      const text = clean === redacted ? clean : io.redact(clean);
       return { ...cell, text: column.max ? truncateWidth(text, column.max) : text };
     }),
   );

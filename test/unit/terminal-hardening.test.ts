@@ -12,8 +12,10 @@ import {
   MAX_EXPANDED_EXPONENT,
   toPlainDecimal,
 } from "../../src/output/format.js";
+import { columnForPath } from "../../src/output/columns.js";
 import { escapeForTerminal } from "../../src/output/sanitize.js";
 import { redactSecrets, secretPattern } from "../../src/output/secrets.js";
+import { renderTable } from "../../src/output/table.js";
 
 // Issue 10, items 10, 11, 13 and 15: the pure parts, at their edges.
 
@@ -69,6 +71,13 @@ describe("secret redaction (item 11)", () => {
       // What is left is at most the few characters a neighbouring byte shares with the key.
       expect(out.replace("***", "").length).toBeLessThan(text.length - b64(KEY).length + 8);
     }
+  });
+  it("in a table cell, also when a control character that is taken out had split the key", () => {
+    const split = `${KEY.slice(0, 6)}\x07${KEY.slice(6, 12)}\x1b[0m${KEY.slice(12)}`;
+    const records = [{ token_info: { name: split } }, { token_info: { name: `plain ${KEY}` } }];
+    const { text } = renderTable(records, [columnForPath("token_info.name")], io);
+    expect(text).not.toContain(KEY.slice(0, 12));
+    expect(text.match(/\*\*\*/g)).toHaveLength(2);
   });
   it("leaves other text alone and needs no registered secret", () => {
     expect(io.redact("a plain line with k and y")).toBe("a plain line with k and y");
