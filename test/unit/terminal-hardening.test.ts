@@ -4,6 +4,7 @@ import { LosslessNumber } from "../../src/api/json.js";
 import { assertTrusted, untrustedReason } from "../../src/config/paths.js";
 import type { CliError } from "../../src/errors.js";
 import { IO } from "../../src/io.js";
+import { columnForPath } from "../../src/output/columns.js";
 import {
   formatCompact,
   formatInteger,
@@ -12,7 +13,6 @@ import {
   MAX_EXPANDED_EXPONENT,
   toPlainDecimal,
 } from "../../src/output/format.js";
-import { columnForPath } from "../../src/output/columns.js";
 import { escapeForTerminal } from "../../src/output/sanitize.js";
 import { redactSecrets, secretPattern } from "../../src/output/secrets.js";
 import { renderTable } from "../../src/output/table.js";
