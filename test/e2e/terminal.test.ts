@@ -153,7 +153,12 @@ describe("tables in a terminal", () => {
 describe("--watch", () => {
   it("redraws in place, highlights what changed, and leaves a clean screen on Ctrl-C", async () => {
     const s = inPty(tokenintel(live, [...FIVE, "--watch", "1s"]));
-    await s.waitFor((screen) => (screen.match(/Every 1s/g) ?? []).length >= 2, "two refreshes");
+    // The second frame is drawn in several writes: wait for its highlighted cells, not only its
+    // header line (under load the header alone was seen, and the reverse-video check failed).
+    await s.waitFor(
+      (screen) => (screen.match(/Every 1s/g) ?? []).length >= 2 && screen.includes("\x1b[7m"),
+      "two refreshes, the second with changed cells highlighted",
+    );
     const screen = s.screen();
     expect(screen.startsWith("\x1b[?1049h")).toBe(true);
     expect(screen).toMatch(/\x1b\[H\x1b\[2J/);
