@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, Loader> = {
   directory: () => import("./commands/directory/index.js"),
   agents: () => import("./commands/agents/index.js"),
   ta: () => import("./commands/ta/index.js"),
+  trending: () => import("./commands/trending/index.js"),
   check: () => import("./commands/check/index.js"),
   ask: () => import("./commands/ask/index.js"),
   api: () => import("./commands/api/index.js"),

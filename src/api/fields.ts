@@ -192,6 +192,28 @@ export const TA_RECORD: Shape = {
   last_updated_at: "string",
 };
 
+/**
+ * A trending record as the provider documents it (live-notes): `token_id`, `token_symbol`,
+ * `token_name`, `token_address`, `volume`, `liquidity`, `mcap` at the top level ("..." for the
+ * rest). Every field may be absent or of either number form; unknown fields pass through.
+ */
+export const TRENDING_RECORD: Shape = {
+  rank: "int~",
+  token_id: "string~",
+  id: "string~",
+  token_symbol: "string~",
+  token_name: "string~",
+  token_address: "string~",
+  chain: "string~",
+  usd_price: "numeric~",
+  price_change_percentage_24h: "numeric~",
+  volume: "numeric~",
+  liquidity: "numeric~",
+  mcap: "numeric~",
+  trend_score: "numeric~",
+  last_updated_at: "string~",
+};
+
 export const ASK_TOKEN_DETAIL: Shape = {
   token_ticker: "string",
   token_ca: "string",

@@ -1,4 +1,11 @@
-import { AGENT_RECORD, DIRECTORY_RECORD, MARKET_RECORD, type Shape, TA_RECORD } from "./fields.js";
+import {
+  AGENT_RECORD,
+  DIRECTORY_RECORD,
+  MARKET_RECORD,
+  type Shape,
+  TA_RECORD,
+  TRENDING_RECORD,
+} from "./fields.js";
 import type { RecordKind } from "./schemas.js";
 
 // The client-mode record check (schemas.ts, mode "client") written out by hand for the hot loop,
@@ -18,6 +25,7 @@ const SECTIONS: Record<Exclude<RecordKind, "any">, readonly string[]> = {
   directory: sectionsOf(DIRECTORY_RECORD),
   agents: sectionsOf(AGENT_RECORD),
   ta: sectionsOf(TA_RECORD),
+  trending: sectionsOf(TRENDING_RECORD),
 };
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -9,6 +9,7 @@ import {
   OPTIONAL_KEYS,
   type Shape,
   TA_RECORD,
+  TRENDING_RECORD,
 } from "./fields.js";
 
 // Two readings of one description (fields.ts):
@@ -120,12 +121,13 @@ export interface Pagination {
 }
 
 /** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
-export type RecordKind = "market" | "directory" | "agents" | "ta" | "any";
+export type RecordKind = "market" | "directory" | "agents" | "ta" | "trending" | "any";
 const SHAPES: Record<Exclude<RecordKind, "any">, Shape> = {
   market: MARKET_RECORD,
   directory: DIRECTORY_RECORD,
   agents: AGENT_RECORD,
   ta: TA_RECORD,
+  trending: TRENDING_RECORD,
 };
 
 const cache = new Map<string, Schema>();

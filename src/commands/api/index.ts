@@ -50,7 +50,7 @@ export default defineCommand({
   flags,
   args: [{ name: "<path>", description: "a path under the base URL, e.g. /v1/trending" }],
   examples: [
-    "tokenintel api /v1/trending -f chain=base | jq '.data[].symbol'",
+    "tokenintel api /v1/trending -f chain=base | jq '.data[].token_symbol'",
     "tokenintel api /v1/trending -f chain=solana --paginate | jq length",
     "tokenintel api -X POST /v1/ask-loky -f question='top agents on base' -f chain=base | jq -r .data.nlpResponse",
     `echo '{"question":"what is trending?"}' | tokenintel api -X POST /v1/ask-loky --input -`,

@@ -1,0 +1,29 @@
+import { CHAIN, PAGING_FLAGS, WATCH_FLAGS } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+
+const flags = flagTable({
+  chain: { ...CHAIN, description: "base or solana (optional: every chain the service ranks)" },
+  ...PAGING_FLAGS,
+  ...WATCH_FLAGS,
+  ...OUTPUT_FLAGS,
+});
+
+export default defineCommand({
+  name: "trending",
+  description: "the tokens trending now, ranked: price, 24h change, volume, liquidity and market cap",
+  flags,
+  examples: [
+    "tokenintel trending --sandbox --chain base --limit 10",
+    "tokenintel trending --sandbox -c base --where 'liquidity>100000' --sort volume:desc --limit 5",
+    "tokenintel trending --sandbox -c solana --ndjson --limit 3 | jq -c '{rank, token_symbol, mcap}'",
+  ],
+  async run(ctx, opts) {
+    const [{ runDataCommand }, { TRENDING }] = await Promise.all([
+      import("../data/run.js"),
+      import("./spec.js"),
+    ]);
+    await runDataCommand(ctx, TRENDING, opts);
+  },
+});
