@@ -98,6 +98,12 @@ export const WATCH_FLAGS = flagTable({
     description: "with --watch: only the records that changed since the last refresh (all on the first)",
     kind: "switch",
   },
+  diff: {
+    flags: "--diff",
+    description:
+      "with --watch: into a pipe, one NDJSON line per changed field {at, id, symbol, field, from, to} (values exact; --fields picks the fields watched); on a terminal, a line under the table says what changed",
+    kind: "switch",
+  },
 });
 
 /** Which tokens, by list: what market, agents and ta take (directory takes addresses alone). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ChangeFilter, recordIdentity } from "../../src/commands/data/watch-changes.js";
+import { describeChanges } from "../../src/commands/data/watch-diff.js";
 import { fitFrame } from "../../src/commands/data/watch-screen.js";
 
 const table = (n: number) =>
@@ -53,5 +54,47 @@ describe("--changes", () => {
     filter.next([rec("a", "1", { note: "x" })]);
     expect(filter.next([rec("a", "1", { note: "y" })])).toEqual([]);
     expect(filter.next([rec("a", "2", { note: "y" })])).toHaveLength(1);
+  });
+});
+
+describe("fitFrame with a footer (--diff's what-changed line)", () => {
+  it("keeps the footer as the last line when the table is cut to fit", () => {
+    const body = ["HEAD", "r1", "r2", "r3", "r4", "r5"].join("\n");
+    const lines = fitFrame("status", body, 7, "what changed: A x 1→2").split("\n");
+    expect(lines).toEqual(["status", "", "HEAD", "r1", "r2", "… 3 more", "what changed: A x 1→2"]);
+  });
+
+  it("follows the table when it fits", () => {
+    expect(fitFrame("s", "H\nr1", 10, "what changed: …").split("\n")).toEqual([
+      "s",
+      "",
+      "H",
+      "r1",
+      "what changed: …",
+    ]);
+  });
+});
+
+describe("describeChanges", () => {
+  it("names a few changes, the rest as a count", () => {
+    const at = "t";
+    const c = (symbol: string, field: string | null, from: unknown, to: unknown) => ({
+      at,
+      id: null,
+      symbol,
+      field,
+      from,
+      to,
+    });
+    expect(
+      describeChanges([
+        c("A", "token_metrics.usd_price", "1", "2"),
+        c("B", null, "absent", "present"),
+        c("C", null, "present", "absent"),
+        c("D", "x.n", 1, 2),
+        c("E", "x.n", 1, 2),
+      ]),
+    ).toBe("what changed: A usd_price 1→2 · B entered · C left · D n 1→2 (+1 more)");
+    expect(describeChanges([])).toBe("");
   });
 });

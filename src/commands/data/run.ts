@@ -48,6 +48,8 @@ export interface ParsedDataOptions {
   watchChanges: boolean;
   /** The watch streams NDJSON lines (a pipe, or --ndjson) instead of redrawing a table. */
   watchStream: boolean;
+  /** --diff: what changed, field by field (NDJSON lines into a pipe, a line under the table). */
+  watchDiff: boolean;
 }
 
 /** Checks what the flags say together, before any request; the result is all a run needs. */
@@ -141,8 +143,10 @@ export async function parseDataOptions(
         `--watch on a terminal shows a table or streams --ndjson; it cannot write ${asked}`,
       );
     if (page !== undefined) throw new UsageError("--watch cannot be combined with --page");
-  } else if (opts.count !== undefined || opts.changes) {
-    throw new UsageError(`${opts.count !== undefined ? "--count" : "--changes"} needs --watch`);
+  } else {
+    const alone =
+      opts.count !== undefined ? "--count" : opts.changes ? "--changes" : opts.diff ? "--diff" : "";
+    if (alone) throw new UsageError(`${alone} needs --watch`);
   }
   const window = ctx.settings.concurrency * 2;
   return {
@@ -157,6 +161,7 @@ export async function parseDataOptions(
     watchCount: opts.count,
     watchChanges: Boolean(opts.changes),
     watchStream,
+    watchDiff: Boolean(opts.diff),
     query: {
       endpoint: spec.endpoint,
       query: [

@@ -16,14 +16,23 @@ const HOME_AND_CLEAR = "\x1b[H\x1b[2J";
  * its last rows give way to "… N more", so the status line and the column headers never scroll
  * off. The result has no newline after its last line (one there would scroll a full screen).
  */
-export function fitFrame(status: string, body: string, rows: number | undefined): string {
+export function fitFrame(status: string, body: string, rows: number | undefined, footer = ""): string {
   const bodyLines = body.replace(/\n$/, "").split("\n");
-  const lines = [status, "", ...bodyLines];
+  const tail = footer ? [footer] : [];
+  const lines = [status, "", ...bodyLines, ...tail];
   if (rows === undefined || lines.length <= rows) return lines.join("\n");
   const [tableHeader, ...records] = bodyLines;
-  // Status, blank, column headers and the "more" line take four; the records get the rest.
-  const keep = Math.max(0, rows - 4);
-  const fitted = [status, "", tableHeader!, ...records.slice(0, keep), `… ${records.length - keep} more`];
+  // Status, blank, column headers, the "more" line (and the footer) take four (five); the records
+  // get the rest.
+  const keep = Math.max(0, rows - 4 - tail.length);
+  const fitted = [
+    status,
+    "",
+    tableHeader!,
+    ...records.slice(0, keep),
+    `… ${records.length - keep} more`,
+    ...tail,
+  ];
   return fitted.slice(0, Math.max(1, rows)).join("\n");
 }
 
@@ -34,7 +43,7 @@ export function fitFrame(status: string, body: string, rows: number | undefined)
  */
 export class ScreenView implements WatchView {
   private previous: Map<string, string> | undefined;
-  private last: { status: string; records: unknown[]; highlight: Set<string> } | undefined;
+  private last: { status: string; records: unknown[]; highlight: Set<string>; changed: string } | undefined;
   private failure: string | undefined;
   private restored = false;
   private readonly unsubscribe: () => void;
@@ -56,7 +65,7 @@ export class ScreenView implements WatchView {
     io.stdout.write(ALT_SCREEN_ON);
   }
 
-  async show({ records, intervalMs, note }: Refresh): Promise<void> {
+  async show({ records, intervalMs, note, diff }: Refresh): Promise<void> {
     const first = renderTable(records, this.parsed.columns(records), this.io, { width: this.io.columns });
     const changed = new Set<string>();
     if (this.previous)
@@ -64,7 +73,8 @@ export class ScreenView implements WatchView {
     // Merged, not replaced: with --changes a refresh shows only some rows, the others keep their cells.
     this.previous = new Map([...(this.previous ?? []), ...first.cells]);
     const status = `Every ${formatDuration(intervalMs, true)}${note} · ${new Date().toLocaleTimeString()} · ${changed.size} changed · ${this.command}`;
-    this.last = { status, records, highlight: changed };
+    const what = diff ? (await import("./watch-diff.js")).describeChanges(diff) : "";
+    this.last = { status, records, highlight: changed, changed: what };
     this.failure = undefined;
     await this.draw();
   }
@@ -92,12 +102,12 @@ export class ScreenView implements WatchView {
     const oneLine = (line: string) => truncateWidth(sanitizeInline(this.io.redact(line)), width);
     if (this.failure) return oneLine(this.failure);
     if (!this.last) return "";
-    const { status, records, highlight } = this.last;
+    const { status, records, highlight, changed } = this.last;
     const body = records.length
       ? renderTable(records, this.parsed.columns(records), this.io, { width, highlight }).text
       : this.parsed.watchChanges && this.previous
         ? "No changes since the last refresh."
         : this.emptyMessage;
-    return fitFrame(oneLine(status), body, rows);
+    return fitFrame(oneLine(status), body, rows, changed && oneLine(changed));
   }
 }

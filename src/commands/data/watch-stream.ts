@@ -5,8 +5,9 @@ import type { Refresh, WatchView } from "./watch.js";
 
 /**
  * --watch into a pipe: every refresh writes its records, each as it came (lossless, --fields
- * applied), one NDJSON line a record, in one write as soon as the refresh is complete, so a reader
- * never sees half a refresh or half a line, even when Ctrl-C ends the watch.
+ * applied), one NDJSON line a record (with --diff: one line a changed field), in one write as soon
+ * as the refresh is complete, so a reader never sees half a refresh or half a line, even when
+ * Ctrl-C ends the watch.
  */
 export class StreamView implements WatchView {
   private noted = "";
@@ -14,16 +15,19 @@ export class StreamView implements WatchView {
   constructor(
     private readonly io: IO,
     private readonly fields: string[] | undefined,
+    private readonly diff = false,
   ) {}
 
-  async show({ records, note }: Refresh): Promise<void> {
+  async show({ records, note, diff }: Refresh): Promise<void> {
     if (note && note !== this.noted) {
       this.noted = note;
       this.io.info(`tokenintel: watch${note}`);
     }
     let text = "";
-    for (const record of records)
-      text += `${stringifyJson(this.fields ? pickPaths(record, this.fields) : record)}\n`;
+    if (this.diff) for (const change of diff ?? []) text += `${stringifyJson(change)}\n`;
+    else
+      for (const record of records)
+        text += `${stringifyJson(this.fields ? pickPaths(record, this.fields) : record)}\n`;
     if (text) await this.io.outServerText(text);
   }
 

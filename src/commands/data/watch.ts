@@ -7,6 +7,7 @@ import { sortRecords } from "../../output/sort.js";
 import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";
 import { ChangeFilter } from "./watch-changes.js";
+import type { FieldChange } from "./watch-diff.js";
 
 /** The service's default quota: refreshes are spaced so a watch stays under it. */
 const DEFAULT_QUOTA_PER_MINUTE = 100;
@@ -18,6 +19,8 @@ export interface Refresh {
   /** How long until the next refresh, and why it is longer than asked, if it is. */
   intervalMs: number;
   note: string;
+  /** With --diff: the fields that changed since the refresh before (none on the first). */
+  diff?: FieldChange[];
 }
 
 /** Where a watch goes: a screen redrawn in place (terminal) or a stream of NDJSON lines (pipe). */
@@ -41,10 +44,13 @@ export async function runWatch(
   emptyMessage: string,
 ): Promise<void> {
   const view: WatchView = parsed.watchStream
-    ? new (await import("./watch-stream.js")).StreamView(ctx.io, parsed.fields)
+    ? new (await import("./watch-stream.js")).StreamView(ctx.io, parsed.fields, parsed.watchDiff)
     : new (await import("./watch-screen.js")).ScreenView(ctx.io, parsed, ctx.commandLine, emptyMessage);
   const quota = client.ratePerMinute ?? DEFAULT_QUOTA_PER_MINUTE;
   const changes = parsed.watchChanges ? new ChangeFilter(parsed.fields) : undefined;
+  const differ = parsed.watchDiff
+    ? new (await import("./watch-diff.js")).FieldDiff(parsed.fields)
+    : undefined;
   let interval = parsed.watchMs!;
   let note = "";
   let refreshes = 0;
@@ -73,7 +79,13 @@ export async function runWatch(
           interval = floor;
           note = ` (slowed to ${formatDuration(floor, true)}: ${requests} requests a refresh, ${quota}/min)`;
         }
-        await view.show({ records: changes ? changes.next(records) : records, intervalMs: interval, note });
+        const diff = differ?.next(records);
+        await view.show({
+          records: changes ? changes.next(records) : records,
+          intervalMs: interval,
+          note,
+          diff,
+        });
         refreshes++;
         if (parsed.watchCount !== undefined && refreshes >= parsed.watchCount) {
           completed = true;

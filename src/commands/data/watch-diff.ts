@@ -1,0 +1,92 @@
+import { stringifyJson } from "../../api/json.js";
+import { flatten, pickPaths } from "../../output/paths.js";
+import { identityOf } from "../../spec/identity.js";
+import { recordIdentity } from "./watch-changes.js";
+
+/**
+ * One changed field of one token between two refreshes: what `--watch --diff` writes as an NDJSON
+ * line. `from` and `to` are the values as the server sent them (numbers exact); null stands for a
+ * field that was missing. A token that enters or leaves the refresh (a --where that starts or stops
+ * holding, a listing that changed) is one line with `field: null` and `from`/`to` "absent"/"present".
+ */
+export interface FieldChange {
+  at: string;
+  id: string | null;
+  symbol: string | null;
+  field: string | null;
+  from: unknown;
+  to: unknown;
+}
+
+interface Seen {
+  record: unknown;
+  /** Each watched leaf as its exact JSON text, to compare. */
+  leaves: Map<string, string>;
+  values: Map<string, unknown>;
+}
+
+/**
+ * --diff: compares each refresh with the one before, token by token (the identity --changes uses),
+ * field by field (the --fields chosen, else every leaf), and lists what changed in record order.
+ * The first refresh is the baseline: it lists nothing.
+ */
+export class FieldDiff {
+  private previous: Map<string, Seen> | undefined;
+
+  constructor(private readonly fields: string[] | undefined) {}
+
+  next(records: unknown[], at = new Date()): FieldChange[] {
+    const when = at.toISOString();
+    const current = new Map<string, Seen>();
+    const changes: FieldChange[] = [];
+    records.forEach((record, index) => {
+      const base = recordIdentity(record) ?? `#${index}`;
+      let key = base;
+      for (let n = 2; current.has(key); n++) key = `${base}#${n}`;
+      const values = flatten(this.fields ? pickPaths(record, this.fields) : record);
+      const leaves = new Map([...values].map(([path, value]) => [path, stringifyJson(value)]));
+      current.set(key, { record, leaves, values });
+      if (!this.previous) return;
+      const before = this.previous.get(key);
+      if (!before) {
+        changes.push(change(when, record, null, "absent", "present"));
+        return;
+      }
+      const paths = new Set([...before.leaves.keys(), ...leaves.keys()]);
+      for (const path of paths) {
+        if (before.leaves.get(path) === leaves.get(path)) continue;
+        changes.push(change(when, record, path, before.values.get(path) ?? null, values.get(path) ?? null));
+      }
+    });
+    if (this.previous)
+      for (const [key, gone] of this.previous)
+        if (!current.has(key)) changes.push(change(when, gone.record, null, "present", "absent"));
+    this.previous = current;
+    return changes;
+  }
+}
+
+function change(at: string, record: unknown, field: string | null, from: unknown, to: unknown): FieldChange {
+  return {
+    at,
+    id: identityOf(record, "id") ?? null,
+    symbol: identityOf(record, "symbol") ?? null,
+    field,
+    from,
+    to,
+  };
+}
+
+/** A short "what changed" line for a terminal: `AERO usd_price 1.2→1.3 · … (+N more)`. */
+export function describeChanges(changes: readonly FieldChange[], most = 4): string {
+  if (changes.length === 0) return "";
+  const text = (v: unknown) => (typeof v === "string" ? v : stringifyJson(v));
+  const parts = changes.slice(0, most).map((c) => {
+    const who = c.symbol ?? c.id ?? "?";
+    if (c.field === null) return `${who} ${c.to === "present" ? "entered" : "left"}`;
+    const leaf = c.field.slice(c.field.lastIndexOf(".") + 1);
+    return `${who} ${leaf} ${text(c.from)}→${text(c.to)}`;
+  });
+  const more = changes.length > most ? ` (+${changes.length - most} more)` : "";
+  return `what changed: ${parts.join(" · ")}${more}`;
+}
