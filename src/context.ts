@@ -19,6 +19,8 @@ export interface ClientRequest {
   estimate?: RequestEstimate;
   /** Every answer from the server, none from the response cache (a watch's refreshes). */
   fresh?: boolean;
+  /** With --sandbox, its markets move every second, so that a watch has something to show. */
+  liveSandbox?: boolean;
   /** Send this key instead of the settings' (`auth login` checks a key before storing it). */
   apiKey?: string;
 }
@@ -92,7 +94,7 @@ export class Context implements RunContext {
     let baseUrl: string;
     if (globals.sandbox) {
       const { startSandbox } = await import("./sandbox/server.js");
-      this.sandbox = await startSandbox({ port: 0 });
+      this.sandbox = await startSandbox({ port: 0, liveSeconds: request.liveSandbox ? 1 : undefined });
       baseUrl = this.sandbox.url;
     } else {
       baseUrl = await settings.baseUrl();

@@ -110,6 +110,17 @@ describe("--watch --diff", () => {
     ]);
   });
 
+  it("with --sandbox the markets move during a watch, so a new user sees changes", async () => {
+    const r = await run(
+      ["market", "--sandbox", "-c", "base", "--limit", "2", "--watch", "1s", "--count", "2", "--diff"],
+      dir.path,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const changes = lines(r.stdout);
+    expect(changes.length).toBeGreaterThan(0);
+    for (const c of changes) expect(c.field).toMatch(/^\w+(\.\w+)*$/);
+  });
+
   it("needs --watch", async () => {
     const r = await cli(["--diff"]);
     expect(r.code).toBe(2);

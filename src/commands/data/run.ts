@@ -201,6 +201,7 @@ export async function runDataCommand(
     estimate: estimateRequests(query),
     // A watch shows what changed: its refreshes never come from the response cache.
     fresh: parsed.watchMs !== undefined,
+    liveSandbox: parsed.watchMs !== undefined,
   });
   if (payment?.dryRun) {
     const { planPayment } = await import("../../payment/dry-run.js");
