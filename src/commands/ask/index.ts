@@ -6,6 +6,12 @@ import { defineCommand } from "../command.js";
 const flags = flagTable({
   chain: { ...CHAIN, description: "base or solana (optional)" },
   ...OUTPUT_FLAGS,
+  explain: {
+    flags: "--explain",
+    description:
+      "after the answer, the market figures of the tokens it names (its token details, else the $TICKERS in the question): price, 24h change, market cap, liquidity, holders and the risk verdict; --json gives {answer, tokens}",
+    kind: "switch",
+  },
   fields: {
     ...OUTPUT_FLAGS.fields,
     description:
@@ -29,6 +35,8 @@ export default defineCommand({
   examples: [
     "tokenintel ask --sandbox 'how is $BAKO doing today?'",
     "echo 'top agent tokens by volume' | tokenintel ask - --chain base --json | jq .nlpResponse",
+    "tokenintel ask --sandbox 'is $BAKO safe?' --chain base --explain",
+    "tokenintel ask --sandbox 'how is $BAKO doing?' --chain base --explain --json | jq '.tokens[] | {symbol, price, risk}'",
   ],
   async run(ctx, opts, [question]) {
     const { runAsk } = await import("./run.js");

@@ -11,6 +11,7 @@ import { createWriter, toCsv } from "../../output/writers.js";
 import { chooseFormat, warnTableOnly } from "../data/output.js";
 import { checkPaths, pathListing } from "../data/paths.js";
 import { ASK_COLUMNS } from "./columns.js";
+import type { Grounding } from "./explain.js";
 import type askCommand from "./index.js";
 
 type AskOptions = FlagValues<typeof askCommand.flags>;
@@ -30,6 +31,8 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const { chain } = opts;
   const format = await chooseFormat(ctx, opts);
   warnTableOnly(ctx, format, opts);
+  if (opts.explain && format !== "table" && format !== "json" && format !== "ndjson")
+    throw new UsageError(`ask --explain writes a table, JSON or NDJSON, not ${format}`);
   const selection = opts.fields ? askSelection(opts.fields) : undefined;
   const detailFields = selection?.detailFields;
   const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? detailFields;
@@ -42,9 +45,11 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   });
   const data = answerOf(res.status, res.body);
   const details = data.tokenDetails ?? [];
+  const grounding = opts.explain ? await explain(ctx, details, question, opts.chain) : undefined;
 
   if (format === "json" || format === "ndjson") {
-    const shown = selection ? selectAnswer(data, selection) : data;
+    const answer = selection ? selectAnswer(data, selection) : data;
+    const shown = grounding ? { answer, tokens: grounding } : answer;
     await ctx.io.outJson(`${stringifyJson(shown, format === "json" ? 2 : undefined)}\n`, format === "ndjson");
     return;
   }
@@ -85,6 +90,43 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   });
   await writer.write(details);
   await writer.end();
+  if (grounding) {
+    const { GROUNDING_COLUMNS } = await import("./explain.js");
+    await ctx.io.out("\nMarket figures behind the answer:\n");
+    const table = createWriter("table", ctx.io, {
+      columns: () => GROUNDING_COLUMNS,
+      emptyMessage: "(no tokens to look up)",
+    });
+    await table.write(grounding);
+    await table.end();
+  }
+}
+
+/** --explain: looks the answer's tokens up; what cannot be looked up is said on stderr. */
+async function explain(
+  ctx: RunContext,
+  details: unknown[],
+  question: string,
+  chainFlag: string | undefined,
+): Promise<Grounding[]> {
+  const [{ namedTokens, groundTokens }, { chainSchema }] = await Promise.all([
+    import("./explain.js"),
+    import("../../flags/values.js"),
+  ]);
+  const named = namedTokens(details, question);
+  if (!named.length) {
+    ctx.io.warn("--explain: the answer names no tokens (no token details, no $TICKER in the question)");
+    return [];
+  }
+  const chain = await ctx.settings.get("chain", async () => chainSchema, chainFlag);
+  const { rows, unknownChain } = await groundTokens(ctx, named, chain);
+  if (unknownChain.length)
+    ctx.io.warn(
+      `--explain: no chain for ${unknownChain.join(", ")}, so no figures: add --chain base or --chain solana`,
+    );
+  const missing = rows.filter((r) => r.missing === "no market record").map((r) => r.named);
+  if (missing.length) ctx.io.warn(`--explain: no market record for ${missing.join(", ")}`);
+  return rows;
 }
 
 /** The answer's own keys --fields can name besides the token details' fields. */

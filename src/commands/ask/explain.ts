@@ -1,0 +1,207 @@
+import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
+import type { RunContext } from "../../context.js";
+import type { Column } from "../../output/columns.js";
+import { col } from "../../output/columns.js";
+import { getPath } from "../../output/paths.js";
+import { assessRisk, type RiskLevel } from "../../risk/rules.js";
+import { identityOf } from "../../spec/identity.js";
+import { reasonText } from "../check/run.js";
+import { MARKET } from "../market/spec.js";
+
+// ask --explain: the figures that ground an answer. The tokens an answer names (its tokenDetails,
+// else the $TICKERS of the question) are looked up in the market endpoint, one request per chain
+// (chunked past 30 tokens), and each is shown with its price, 24h change, market cap, liquidity,
+// holders and the risk verdict `check` gives. A token with no market record is kept, marked.
+
+/** One token the answer names, with its market figures (exact, as the server sent them). */
+export interface Grounding {
+  /** What was looked up: the id, address or ticker the answer named. */
+  named: string;
+  found: boolean;
+  symbol: string | null;
+  name: string | null;
+  id: string | null;
+  address: string | null;
+  chain: string | null;
+  price: unknown;
+  change_24h: unknown;
+  mcap: unknown;
+  liquidity: unknown;
+  holders: unknown;
+  risk: RiskLevel | null;
+  reasons: string[];
+  /** Why a token has no figures: "no market record", or "no chain" (neither --chain nor the answer gave one). */
+  missing: "no market record" | "no chain" | null;
+}
+
+interface Named {
+  kind: SelectorKind;
+  item: string;
+  chain: string | undefined;
+}
+
+const KIND_FIELD: Record<SelectorKind, string> = {
+  id: "token_id",
+  address: "token_ca",
+  ticker: "token_ticker",
+};
+
+/**
+ * The tokens an answer names: its tokenDetails (each by id, else address, else ticker), then the
+ * `$TICKER`s written in the question that no detail covers (a token asked about and left out of
+ * the answer is looked up too, so it is named rather than silently missing).
+ */
+export function namedTokens(details: readonly unknown[], question: string): Named[] {
+  const text = (d: unknown, field: string) => {
+    const v = getPath(d, field);
+    return typeof v === "string" && v.trim() ? v.trim() : undefined;
+  };
+  const named: Named[] = [];
+  const covered = new Set<string>();
+  for (const d of details) {
+    const ticker = text(d, KIND_FIELD.ticker);
+    if (ticker) covered.add(ticker.toLowerCase());
+    const kind = (["id", "address", "ticker"] as const).find((k) => text(d, KIND_FIELD[k]));
+    if (kind) named.push({ kind, item: text(d, KIND_FIELD[kind])!, chain: text(d, "chain") });
+  }
+  for (const m of question.matchAll(/\$([A-Za-z][A-Za-z0-9_]{0,31})\b/g)) {
+    if (!covered.has(m[1]!.toLowerCase())) named.push({ kind: "ticker", item: m[1]!, chain: undefined });
+  }
+  return unique(named);
+}
+
+function unique(named: Named[]): Named[] {
+  const seen = new Set<string>();
+  return named.filter((n) => {
+    const key = `${n.kind}:${n.chain ?? ""}:${n.item.toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * Looks the named tokens up in the market endpoint: one request per chain and kind (the chain from
+ * --chain, else the detail's own). Tokens whose chain is known neither way are reported, not guessed.
+ */
+export async function groundTokens(
+  ctx: RunContext,
+  named: Named[],
+  chain: string | undefined,
+): Promise<{ rows: Grounding[]; unknownChain: string[] }> {
+  const groups = new Map<string, { chain: string; kind: SelectorKind; items: string[] }>();
+  const unknownChain: string[] = [];
+  for (const n of named) {
+    const c = chain ?? n.chain?.toLowerCase();
+    if (!c) {
+      unknownChain.push(n.item);
+      continue;
+    }
+    const key = `${c}:${n.kind}`;
+    const group = groups.get(key) ?? { chain: c, kind: n.kind, items: [] };
+    group.items.push(n.item);
+    groups.set(key, group);
+  }
+  const found = new Map<string, unknown>();
+  if (groups.size) {
+    const client = await ctx.client({ keyRequired: true });
+    for (const { chain: c, kind, items } of groups.values()) {
+      const selector: Selector = { kind, param: MARKET.selectors[kind]!, items };
+      const query = { endpoint: MARKET.endpoint, query: [["chain", c]] as Array<[string, string]>, selector };
+      for await (const batch of streamRecords(client, { ...query, window: ctx.settings.concurrency * 2 }))
+        for (const record of batch) {
+          const key = selectorKey(record, kind);
+          if (key !== undefined && !found.has(`${c}:${kind}:${key}`))
+            found.set(`${c}:${kind}:${key}`, record);
+        }
+    }
+  }
+  const rows = named.map((n) => {
+    const c = chain ?? n.chain?.toLowerCase();
+    if (!c) return groundingOf(n.item, undefined, undefined, "no chain");
+    return groundingOf(n.item, found.get(`${c}:${n.kind}:${n.item.toLowerCase()}`), c, "no market record");
+  });
+  return { rows, unknownChain };
+}
+
+function figure(record: unknown, ...paths: string[]): unknown {
+  for (const path of paths) {
+    const v = getPath(record, path);
+    if (v !== undefined && v !== null) return v;
+  }
+  return null;
+}
+
+function groundingOf(
+  named: string,
+  record: unknown,
+  chain: string | undefined,
+  missing: Grounding["missing"],
+): Grounding {
+  if (record === undefined) {
+    return {
+      named,
+      found: false,
+      missing,
+      symbol: null,
+      name: null,
+      id: null,
+      address: null,
+      chain: chain ?? null,
+      price: null,
+      change_24h: null,
+      mcap: null,
+      liquidity: null,
+      holders: null,
+      risk: null,
+      reasons: [],
+    };
+  }
+  const verdict = assessRisk(record);
+  return {
+    named,
+    found: true,
+    missing: null,
+    symbol: identityOf(record, "symbol") ?? null,
+    name: identityOf(record, "name") ?? null,
+    id: identityOf(record, "id") ?? null,
+    address: identityOf(record, "address") ?? null,
+    chain: identityOf(record, "chain") ?? chain ?? null,
+    price: figure(record, "token_metrics.usd_price"),
+    change_24h: figure(record, "token_metrics.price_change_percentage_24h"),
+    mcap: figure(record, "token_metrics.mcap", "token_metrics.market_cap_usd"),
+    liquidity: figure(record, "token_metrics.total_liquidity"),
+    holders: figure(record, "token_holder_insights.total_holder_count"),
+    risk: verdict.level,
+    reasons: verdict.reasons.map(reasonText),
+  };
+}
+
+const RISK_TONE = { low: "good", medium: "warn", high: "bad" } as const;
+
+/** The table under an answer: one row per token named, found or not. */
+export const GROUNDING_COLUMNS: Column[] = [
+  {
+    header: "TOKEN",
+    paths: ["symbol"],
+    format: "text",
+    max: 14,
+    min: 4,
+    compute: (record) => ({ text: (record as Grounding).symbol ?? (record as Grounding).named }),
+  },
+  col("PRICE", "price", "price"),
+  col("24H", "change_24h", "percent"),
+  col("MCAP", "mcap", "usd"),
+  col("LIQ", "liquidity", "usd"),
+  col("HOLDERS", "holders", "int"),
+  {
+    header: "RISK",
+    paths: ["risk"],
+    format: "text",
+    compute: (record) => {
+      const row = record as Grounding;
+      if (!row.found) return { text: row.missing ?? "not found", tone: "bad" };
+      return { text: row.risk!.toUpperCase(), tone: RISK_TONE[row.risk!] };
+    },
+  },
+];
