@@ -49,6 +49,7 @@ export class Context implements RunContext {
   private storePromise: Promise<ConfigStore> | undefined;
   private cachePromise: Promise<ResponseCache> | undefined;
   private clientInstance: ApiClient | undefined;
+  private clientPromise: Promise<ApiClient> | undefined;
   private sandbox: SandboxServer | undefined;
   payment: PaymentSession | undefined;
 
@@ -86,8 +87,14 @@ export class Context implements RunContext {
   }
 
   /** The HTTP client; with --sandbox, starts the sandbox in-process first. */
-  async client(request: ClientRequest): Promise<ApiClient> {
-    if (this.clientInstance) return this.clientInstance;
+  client(request: ClientRequest): Promise<ApiClient> {
+    // Made once, even when asked for twice at once (the MCP server's concurrent calls): a second
+    // client would start a second sandbox that close() never stops.
+    this.clientPromise ??= this.makeClient(request);
+    return this.clientPromise;
+  }
+
+  private async makeClient(request: ClientRequest): Promise<ApiClient> {
     const { settings, globals } = this;
     const timeoutMs = await settings.timeoutMs();
     const retries = await settings.retries();

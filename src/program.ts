@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Loader> = {
   config: () => import("./commands/config/index.js"),
   cache: () => import("./commands/cache/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
+  mcp: () => import("./commands/mcp/index.js"),
   completion: () => import("./commands/completion/index.js"),
   version: () => import("./commands/version/index.js"),
   __complete: () => import("./commands/complete/index.js"),
