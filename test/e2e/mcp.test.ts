@@ -84,7 +84,7 @@ describe("tokenintel mcp", () => {
     const call = async (name: string, args: Record<string, unknown>) => {
       const r = await client.callTool({ name, arguments: args });
       expect(r.isError, `${name}: ${JSON.stringify(r.content)}`).toBeFalsy();
-      return r as {
+      return r as unknown as {
         structuredContent: Structured & Record<string, unknown>;
         content: Array<{ text: string }>;
       };
