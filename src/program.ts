@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, Loader> = {
   agents: () => import("./commands/agents/index.js"),
   ta: () => import("./commands/ta/index.js"),
   trending: () => import("./commands/trending/index.js"),
+  history: () => import("./commands/history/index.js"),
   check: () => import("./commands/check/index.js"),
   ask: () => import("./commands/ask/index.js"),
   api: () => import("./commands/api/index.js"),

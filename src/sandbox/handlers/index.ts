@@ -2,6 +2,7 @@ import { agents } from "./agents.js";
 import { ask } from "./ask.js";
 import type { Handler } from "./context.js";
 import { directory } from "./directory.js";
+import { history } from "./history.js";
 import { market, marketRedirect } from "./market.js";
 import { ta } from "./ta.js";
 import { trending } from "./trending.js";
@@ -17,6 +18,8 @@ export const ROUTES: Record<string, Handler> = {
   "/v1/token-ta": ta,
   "/v1/token-ta/": ta,
   "/v1/trending": trending,
+  "/v1/crypto-market-historical": history,
+  "/v1/crypto-market-historical/": history,
   "/v1/ask-loky": ask,
 };
 

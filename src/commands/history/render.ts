@@ -1,0 +1,130 @@
+import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
+import { formatPercent } from "../../output/format.js";
+import { sanitizeInline } from "../../output/sanitize.js";
+import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
+import { drawChart, type Point, resample, widestLabel } from "./chart.js";
+import { type HistorySeries, metricOf, percentLabel } from "./run.js";
+
+// The charts `history` draws on a terminal: one per token (or one for all with --normalize), each
+// under a summary line of the period: first and last value, change, high and low with their days.
+
+export interface RenderOptions {
+  metric?: "price" | "volume" | "mcap";
+  normalize?: boolean;
+  height?: number;
+  columns: number;
+  rows: number | undefined;
+  color: boolean;
+}
+
+function pointsOf(series: HistorySeries, field: string): Point[] {
+  return series.days.map((d) => {
+    const n = Number(String(d[field] ?? ""));
+    return {
+      date: String(d.date_time),
+      value: d[field] === null || d[field] === undefined || !Number.isFinite(n) ? undefined : n,
+    };
+  });
+}
+
+/** `BAKO price 2025-11-25 → 2026-11-25 (366 days): $70.12 → $73.74 (+5.16%) · high $80.01 on … · low …` */
+function summary(
+  series: HistorySeries,
+  points: Point[],
+  label: (x: number) => string,
+  metric: string,
+): string {
+  const known = points.filter((p) => p.value !== undefined);
+  const name = sanitizeInline(series.token_symbol ?? series.named);
+  if (known.length === 0) return `${name}: no ${metric} values in this period`;
+  const first = known[0]!;
+  const last = known[known.length - 1]!;
+  const high = known.reduce((a, b) => (b.value! > a.value! ? b : a));
+  const low = known.reduce((a, b) => (b.value! < a.value! ? b : a));
+  const change = first.value
+    ? formatPercent((((last.value! - first.value) / first.value) * 100).toFixed(2))
+    : "-";
+  const missing = points.length - known.length;
+  return [
+    `${name} ${metric} ${first.date} → ${last.date} (${points.length} days${missing ? `, ${missing} missing` : ""})`,
+    `${label(first.value!)} → ${label(last.value!)} (${change})`,
+    `high ${label(high.value!)} on ${high.date}`,
+    `low ${label(low.value!)} on ${low.date}`,
+  ].join(" · ");
+}
+
+/** The summary on one line when it fits, else broken at its " · " parts, each line cut to the width. */
+function fitted(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  return line.split(" · ").map((part, i) => truncateWidth(i ? `· ${part}` : part, width));
+}
+
+export function renderCharts(all: HistorySeries[], options: RenderOptions): string {
+  if (all.length === 0) return "No history to draw.\n";
+  const metric = metricOf(options.metric);
+  const width = Math.max(20, options.columns);
+  const several = all.length > 1 && !options.normalize;
+  const fit = options.rows ? Math.max(4, options.rows - 4) : 12;
+  const height = options.height ?? Math.min(several ? 8 : 12, fit);
+  const out: string[] = [];
+  if (options.normalize && all.length > 1) {
+    out.push(...normalized(all, metric.field, width, height, options.color));
+  } else {
+    for (const series of all) {
+      const points = pointsOf(series, metric.field);
+      out.push(...fitted(summary(series, points, metric.label, metric.name), width));
+      out.push(...drawChart(points, { width, height, label: metric.label }), "");
+    }
+  }
+  return `${out.join("\n").replace(/\n+$/, "")}\n`;
+}
+
+const COLORS = [cyan, magenta, yellow, green, blue, red];
+
+/** Several tokens in one chart, each as percent change from its first day, a colour each and a legend. */
+function normalized(
+  all: HistorySeries[],
+  field: string,
+  width: number,
+  height: number,
+  color: boolean,
+): string[] {
+  const dates = [...new Set(all.flatMap((s) => s.days.map((d) => String(d.date_time))))].sort();
+  const lines = all.map((s) => {
+    const byDate = new Map(pointsOf(s, field).map((p) => [p.date, p.value]));
+    const base = dates.map((d) => byDate.get(d)).find((v) => v !== undefined && v !== 0);
+    return dates.map((date) => {
+      const v = byDate.get(date);
+      return { date, value: v === undefined || base === undefined ? undefined : ((v - base) / base) * 100 };
+    });
+  });
+  const known = lines.flatMap((l) => l.filter((p) => p.value !== undefined).map((p) => p.value!));
+  if (known.length === 0) return ["(no values to draw)"];
+  const labelWidth = widestLabel(Math.min(...known), Math.max(...known), percentLabel);
+  const plotWidth = Math.max(2, width - labelWidth - 1);
+  // A day a token lacks is bridged here (lines of several colours cannot be cleared column by column).
+  const series = lines.map((l) => {
+    const sampled = resample(l, plotWidth);
+    let last = sampled.find((p) => p.value !== undefined)?.value ?? 0;
+    return sampled.map((p) => (p.value === undefined ? last : (last = p.value)));
+  });
+  const chart = plot(series, {
+    height: Math.max(1, height - 1),
+    offset: 2,
+    format: (x: number) => padStartWidth(percentLabel(x), labelWidth),
+    colors: color ? COLORS : undefined,
+  }).split("\n");
+  const names = all.map((s) => sanitizeInline(s.token_symbol ?? s.named));
+  const legend = color
+    ? names.map((n, i) => colored(`━ ${n}`, COLORS[i % COLORS.length])).join("  ")
+    : `${names.join(", ")} (colour tells the lines apart; NO_COLOR is set)`;
+  const first = dates[0]!;
+  const last = dates[dates.length - 1]!;
+  const gap = Math.max(1, series[0]!.length - first.length - last.length);
+  return [
+    truncateWidth(`change from each token's first day, ${first} → ${last}:`, width),
+    legend,
+    ...chart,
+    `${" ".repeat(labelWidth)}${first}${" ".repeat(gap)}${last}`,
+  ];
+}

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drawChart } from "../../src/commands/history/chart.js";
+import { displayWidth } from "../../src/output/width.js";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { run, tempDir, transcript } from "./helpers.js";
+import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { inTerminal, plain } from "./terminal-session.js";
+
+// `tokenintel history` end to end: the built binary against the sandbox (1,100 days a token, so a
+// whole history takes two 1,000-day pages) and against a scripted server.
+
+const KEY = `sk_test_${Math.random().toString(36).slice(2)}_hist`;
+let sandbox: SandboxServer;
+const dir = tempDir();
+const PATH = "/v1/crypto-market-historical";
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+});
+afterAll(async () => {
+  await sandbox.close();
+  dir.remove();
+  expect(transcript.join("\n")).not.toContain(KEY);
+});
+
+const cli = (args: string[], base = sandbox.url, env: Record<string, string> = {}) =>
+  run(["--base-url", base, "history", ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
+
+type Series = { token_id: string; token_symbol: string; days: Array<Record<string, string>> };
+const today = new Date().toISOString().slice(0, 10);
+
+describe("history", () => {
+  it("walks 1,000-day pages to the end, oldest day first, today's price the market's to the digit", async () => {
+    const token = sandbox.data.list("base", undefined)[3]!;
+    const before = sandbox.stats.byPath[PATH] ?? 0;
+    const r = await cli(["-c", "base", "--tickers", token.symbol, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((sandbox.stats.byPath[PATH] ?? 0) - before).toBe(2);
+    const [series] = JSON.parse(r.stdout) as Series[];
+    expect(series!.token_id).toBe(token.id);
+    expect(series!.days).toHaveLength(1100);
+    const dates = series!.days.map((d) => d.date_time!);
+    expect(dates).toEqual([...dates].sort());
+    expect(new Set(dates).size).toBe(1100);
+    expect(dates[dates.length - 1]).toBe(today);
+    const market = sandbox.data.marketRecord(token).token_metrics as Record<string, string>;
+    expect(series!.days[1099]!.usd_price).toBe(market.usd_price);
+  });
+
+  it("several tokens: in the order named; NDJSON and CSV carry each token's id and symbol; a missing day stays missing", async () => {
+    const tokens = sandbox.data.list("base", undefined);
+    const gappy = tokens.find((t) => t.index % 11 === 5)!; // the sandbox leaves out its day 20 back
+    const other = tokens[8]!;
+    const nd = await cli(["-c", "base", "--ids", `${gappy.id},${other.id}`, "--since", "30d", "--ndjson"]);
+    expect(nd.code, nd.stderr).toBe(0);
+    const lines = nd.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    const ofGappy = lines.filter((l) => l.token_id === gappy.id);
+    expect(lines[0]!.token_id).toBe(gappy.id);
+    expect(lines[lines.length - 1]!.token_id).toBe(other.id);
+    expect(ofGappy).toHaveLength(30); // 31 days, one missing, none invented
+    for (const l of ofGappy) expect(Number(l.usd_price)).toBeGreaterThan(0);
+    const csv = await cli(["-c", "base", "--ids", other.id, "--since", "2d", "-o", "csv"]);
+    expect(csv.stdout.split("\n")[0]).toBe(
+      "token_id,token_symbol,date_time,usd_price,total_volume,market_cap",
+    );
+    expect(csv.stdout.trimEnd().split("\n")).toHaveLength(4);
+  });
+
+  it("an unknown token is named on stderr, exit 1 with --strict; bad days are exit 2 naming them", async () => {
+    const known = sandbox.data.list("base", undefined)[0]!.symbol;
+    const r = await cli(["-c", "base", "--tickers", `${known},NOPEZZ`, "--since", "3d", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("no history on base for NOPEZZ");
+    expect((JSON.parse(r.stdout) as Series[]).map((s) => s.token_symbol)).toEqual([known]);
+    const strict = await cli([
+      "-c",
+      "base",
+      "--tickers",
+      `${known},NOPEZZ`,
+      "--since",
+      "3d",
+      "--json",
+      "--strict",
+    ]);
+    expect(strict.code).toBe(1);
+    expect(JSON.parse(strict.stdout)).toHaveLength(1);
+    for (const [args, message] of [
+      [["--since", "2026-02-30"], '--since: "2026-02-30" is not a day of the calendar (YYYY-MM-DD)'],
+      [["--since", "yesterday"], '--since: "yesterday" is neither a date'],
+      [["--since", "2026-03-02", "--until", "2026-03-01"], "--since 2026-03-02 is after --until 2026-03-01"],
+    ] as const) {
+      const bad = await cli(["-c", "base", "--tickers", known, ...args]);
+      expect(bad.code, args.join(" ")).toBe(2);
+      expect(bad.stderr).toContain(message);
+    }
+  });
+});
+
+describe("history against a scripted server", () => {
+  let server: HostileServer;
+  beforeAll(async () => {
+    server = await hostileServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      const days = ["2026-01-03", "2026-01-02", "2026-01-01"].map((date_time, i) => ({
+        date_time,
+        usd_price: `0.00000000000000000000${i + 1}23456789`,
+        total_volume: "1",
+        market_cap: "2",
+      }));
+      res.end(
+        JSON.stringify({
+          success: true,
+          data: { token_id: "t", token_symbol: "EXACT", token_day_metrics: days },
+        }),
+      );
+    });
+  });
+  afterAll(() => server.close());
+
+  it("passes the days and the token as the service names them, and keeps every digit", async () => {
+    const r = await cli(
+      ["-c", "solana", "--addresses", "Mint111", "--since", "2026-01-01", "--until", "2026-01-03", "--json"],
+      server.url,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const q = new URL(server.requests[0]!.url, "http://x").searchParams;
+    expect([
+      q.get("chain"),
+      q.get("token_address"),
+      q.get("start_date"),
+      q.get("end_date"),
+      q.get("page"),
+    ]).toEqual(["solana", "Mint111", "2026-01-01", "2026-01-03", "1"]);
+    expect(server.requests).toHaveLength(1); // a short page is the last
+    expect(r.stdout).toContain('"usd_price": "0.00000000000000000000323456789"');
+    const [series] = JSON.parse(r.stdout) as Series[];
+    expect(series!.days.map((d) => d.date_time)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
+  });
+});
+
+describe("the chart", () => {
+  it("a missing day is a gap in the line, never a zero", () => {
+    const points = Array.from({ length: 10 }, (_, i) => ({
+      date: `2026-01-${String(i + 1).padStart(2, "0")}`,
+      value: i === 5 ? undefined : 100 + i,
+    }));
+    const lines = drawChart(points, { width: 40, height: 6, label: (x) => x.toFixed(0) });
+    const labels = lines.slice(0, -1).map((l) => Number(l.split("┤")[0]!.split("┼")[0]!.trim()));
+    expect(Math.min(...labels)).toBeGreaterThanOrEqual(100); // no zero pulled the axis down
+    // The steps into and out of day 6 (points 5 and 6 after the axis) are blank in every row.
+    const start = lines[0]!.search(/[┤┼]/) + 1;
+    for (const line of lines.slice(0, -1))
+      expect(
+        [...line]
+          .slice(start + 4, start + 6)
+          .join("")
+          .trim(),
+      ).toBe("");
+    const whole = drawChart(
+      points.map((p) => ({ ...p, value: p.value ?? 105 })),
+      { width: 40, height: 6, label: (x) => x.toFixed(0) },
+    );
+    expect(
+      whole.slice(0, -1).some(
+        (l) =>
+          [...l]
+            .slice(start + 4, start + 6)
+            .join("")
+            .trim() !== "",
+      ),
+    ).toBe(true);
+  });
+
+  for (const columns of [40, 120]) {
+    it(`in a terminal of ${columns} columns, every line fits; the summary says the change, high and low`, async () => {
+      const symbol = sandbox.data.list("base", undefined)[3]!.symbol;
+      const s = inTerminal(
+        ["--base-url", sandbox.url, "history", "-c", "base", "--tickers", symbol, "--since", "1y"],
+        dir.path,
+        { TOKENINTEL_API_KEY: KEY, COLUMNS: String(columns) },
+      );
+      expect(await s.exited).toBe(0);
+      const lines = plain(s.screen()).filter((l) => l.trim() !== "");
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(columns);
+      const text = lines.join("\n");
+      expect(text).toMatch(new RegExp(`^${symbol} price \\d{4}-\\d\\d-\\d\\d → ${today}`, "m"));
+      expect(text).toMatch(/\(([+-]\d+\.\d\d%)\)/);
+      expect(text).toMatch(/high \$\S+ on \d{4}-\d\d-\d\d/);
+      expect(text).toMatch(/low \$\S+ on \d{4}-\d\d-\d\d/);
+      expect(lines.filter((l) => /[┤┼]/.test(l)).length).toBeGreaterThanOrEqual(8);
+      expect(lines[lines.length - 1]).toMatch(new RegExp(`\\d{4}-\\d\\d-\\d\\d\\s+${today}$`));
+    });
+  }
+});
