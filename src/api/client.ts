@@ -94,6 +94,7 @@ export class ApiClient {
     this.baseUrl = new URL(options.baseUrl);
     if (options.apiKey) assertKeyMayTravel(this.baseUrl);
     this.transport = new Transport({
+      origin: this.baseUrl.origin,
       concurrency: options.concurrency,
       timeoutMs: options.timeoutMs,
       signal: options.signal,

@@ -5,7 +5,7 @@ import { ApiError, CliError, InterruptedError, NetworkError } from "../errors.js
 import { formatDuration } from "../text.js";
 import { JsonDepthError, parseJson } from "./json.js";
 import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
-import { redactUrl } from "./urls.js";
+import { assertSameOrigin, redactUrl } from "./urls.js";
 
 // One HTTP exchange on the run's keep-alive pool: a timeout per attempt, a body read within its
 // cap, JSON decoded (depth-bounded), and failures named the way a person reads them.
@@ -22,6 +22,8 @@ export interface ApiResponse {
 }
 
 export interface TransportOptions {
+  /** The one origin requests go to (the base URL's): anything else is refused, never sent. */
+  origin: string;
   concurrency: number;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -66,6 +68,8 @@ export class Transport {
 
   async send({ method, url, payload, headers, raw, received }: Exchange): Promise<ApiResponse> {
     const { signal: runSignal, timeoutMs, trace } = this.options;
+    // The last line of defence: whatever built this URL, a request leaves only for the API's origin.
+    assertSameOrigin(url, this.options.origin);
     // One controller per attempt, aborted by the attempt's timeout or by the run's signal (cheaper
     // than AbortSignal.timeout plus AbortSignal.any, which cost ~40 µs a request on Node 20).
     const attempt = new AbortController();

@@ -10,6 +10,8 @@ const MAX_REDIRECTS = 5;
 /** The URL for a path and query under `base`, with the key added when one is given. */
 export function buildUrl(base: URL, path: string, query: Query = [], apiKey?: string): URL {
   const url = new URL(path.replace(/^\/+/, ""), ensureTrailingSlash(base));
+  // The parser reads "\\" as "//" and drops tabs and newlines: a path must never name a host.
+  assertSameOrigin(url, base);
   const parts: string[] = [];
   for (const [name, value] of query) {
     if (value === undefined) continue;
@@ -39,6 +41,15 @@ export function followRedirect(from: URL, location: string, count: number, apiKe
     next.search = [next.search.slice(1), `api_key=${encodeURIComponent(apiKey)}`].filter(Boolean).join("&");
   }
   return next;
+}
+
+/** Every request goes to the base URL's origin, whatever its path said: refused before it is sent. */
+export function assertSameOrigin(url: URL, base: URL | string): void {
+  const origin = typeof base === "string" ? base : base.origin;
+  if (url.origin !== origin)
+    throw new ApiError(
+      `refusing to send a request to ${url.origin}: not the API's origin (${origin}); the key only goes there`,
+    );
 }
 
 /** The URL as it may be shown: the key replaced by ***. */

@@ -20,7 +20,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe("Transport: received", () => {
   it("is told once the body is in, before it is decoded (even when decoding fails)", async () => {
-    const transport = new Transport({ concurrency: 1, timeoutMs: 5000 });
+    const transport = new Transport({ origin: base, concurrency: 1, timeoutMs: 5000 });
     try {
       const events: string[] = [];
       const ok = await transport.send({
@@ -49,6 +49,34 @@ describe("Transport: received", () => {
       expect(told).toBe(1);
     } finally {
       await transport.close();
+    }
+  });
+});
+
+describe("Transport: one origin", () => {
+  it("refuses a URL of another origin before anything is sent", async () => {
+    let seen = 0;
+    const other = createServer((_req, res) => {
+      seen++;
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherBase = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    const transport = new Transport({ origin: base, concurrency: 1, timeoutMs: 5000 });
+    try {
+      await expect(
+        transport.send({
+          method: "GET",
+          url: new URL(`${otherBase}/v1/x?api_key=k`),
+          payload: undefined,
+          headers: undefined,
+          raw: false,
+        }),
+      ).rejects.toThrow(`refusing to send a request to ${otherBase}: not the API's origin (${base})`);
+      expect(seen).toBe(0);
+    } finally {
+      await transport.close();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
     }
   });
 });

@@ -52,8 +52,26 @@ async function readSource(io: IO, path: string): Promise<string> {
 
 /** Turns the user's path into one under the base URL; full URLs must not leave its origin. */
 export function apiPath(input: string, baseUrl: URL): string {
+  // A backslash reads as a slash, and tabs and newlines vanish, when a URL is parsed: either could
+  // turn the path into another host (a path of backslash, backslash, evil.example/v1/x; or a tab
+  // then //evil.example/x).
+  const bad = /[\\\u0000-\u001f\u007f-\u009f]/.exec(input);
+  if (bad) {
+    const what =
+      bad[0] === "\\"
+        ? "a backslash"
+        : `a control character (U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})`;
+    throw new UsageError(
+      `api: the path holds ${what}; write it with forward slashes and printable characters`,
+    );
+  }
   if (/^[a-z][a-z0-9+.-]*:/i.test(input)) {
-    const url = new URL(input);
+    let url: URL;
+    try {
+      url = new URL(input);
+    } catch {
+      throw new UsageError(`api: "${input}" is not a URL nor a path under the base URL`);
+    }
     if (url.origin !== baseUrl.origin) {
       throw new UsageError(
         `api: ${url.origin} is not the API's origin (${baseUrl.origin}); the key only goes there`,

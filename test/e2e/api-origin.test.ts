@@ -1,0 +1,74 @@
+import { generatePrivateKey } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildUrl } from "../../src/api/urls.js";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { run, tempDir, transcript } from "./helpers.js";
+import { type HostileServer, hostileServer } from "./hostile-server.js";
+
+// `tokenintel api <path>`: no path, however written, reaches another host with the key (issue 22 A).
+// A second server on loopback stands for the attacker's and must see no request at all.
+
+const KEY = `sk_test_${Math.random().toString(36).slice(2)}_origin`;
+let sandbox: SandboxServer;
+let evil: HostileServer;
+const dir = tempDir();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+  evil = await hostileServer((_req, res) => {
+    res.end('{"success":true,"data":[]}');
+  });
+});
+afterAll(async () => {
+  await Promise.all([sandbox.close(), evil.close()]);
+  dir.remove();
+  expect(transcript.join("\n")).not.toContain(KEY);
+});
+
+const WALLET = generatePrivateKey();
+const api = (args: string[]) =>
+  run(["--base-url", sandbox.url, "api", ...args], dir.path, {
+    env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_WALLET_KEY: WALLET },
+  });
+
+describe("api paths that would name another host", () => {
+  const host = () => evil.url.replace("http://", "");
+  const variants = () => [
+    [`\\\\${host()}/v1/x`, "a backslash"],
+    [`\\/${host()}/v1/x`, "a backslash"],
+    [`/\\${host()}/v1/x`, "a backslash"],
+    [`\t//${host()}/v1/x`, "a control character (U+0009)"],
+    [`\n//${host()}/v1/x`, "a control character (U+000A)"],
+    [`/\r/${host()}/v1/x`, "a control character (U+000D)"],
+    [`\u0085//${host()}/v1/x`, "a control character (U+0085)"],
+  ];
+
+  it("are refused, exit 2, with nothing sent anywhere (GET, POST and --pay alike)", async () => {
+    for (const [path, what] of variants()) {
+      for (const extra of [[], ["-X", "POST", "-f", "question=x"], ["--pay"]]) {
+        const before = sandbox.stats.requests;
+        const r = await api([path!, ...extra]);
+        expect(r.code, JSON.stringify([path, extra, r.stderr])).toBe(2);
+        expect(r.stderr.trim()).toBe(
+          `tokenintel: api: the path holds ${what}; write it with forward slashes and printable characters`,
+        );
+        expect(sandbox.stats.requests).toBe(before);
+      }
+    }
+    expect(evil.requests).toHaveLength(0);
+  });
+
+  it("a path with a host in plain slashes stays a path under the base URL", async () => {
+    const r = await api([`//${host()}/v1/trending`]);
+    expect(evil.requests).toHaveLength(0);
+    expect(r.code).toBe(1); // the sandbox answers 404 for /127.0.0.1:port/v1/trending
+  });
+
+  it("the URL builder refuses a path that the parser would take to another origin", () => {
+    const base = new URL(sandbox.url);
+    // The ones the URL parser itself would take elsewhere (the others only reach odd paths).
+    for (const path of [`\\\\${host()}/x`, `\\/${host()}/x`, `\t//${host()}/x`, `\n//${host()}/x`])
+      expect(() => buildUrl(base, path, [], KEY), JSON.stringify(path)).toThrow(/not the API's origin/);
+    expect(buildUrl(base, "/v1/trending").origin).toBe(base.origin);
+  });
+});
