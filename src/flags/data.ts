@@ -45,7 +45,7 @@ export const IDS = {
 export const WHERE = {
   flags: "--where <path><op><value>",
   description:
-    "keep records where a dot path compares: = != > >= < <= or ~ (substring, any case); numbers exactly, null = missing (repeatable: all must hold)",
+    "keep records where a dot path compares: = != > >= < <= or ~ (substring, any case); numbers exactly (1000, .5, 1e6, 1_000, 2.5k, 1M, $100), true/false in any case, null = missing (repeatable: all must hold)",
   kind: "repeated",
 } as const satisfies Flag;
 

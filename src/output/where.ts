@@ -1,6 +1,6 @@
 import { LosslessNumber, stringifyJson } from "../api/json.js";
 import { getPath } from "./paths.js";
-import { compareDecimals, compareValues, decimalParts } from "./sort.js";
+import { compareDecimals, compareValues, type DecimalParts, decimalParts } from "./sort.js";
 
 // --where <path><op><value>: a filter on records, applied before --sort and --limit. Numbers are
 // compared exactly from their digits, with --sort's comparator; text as text; `null` stands for a
@@ -14,25 +14,64 @@ export interface WhereCondition {
   op: WhereOp;
   /** The value as typed. */
   value: string;
+  /** The value read as a number (see readNumber), when it is one. */
+  number?: DecimalParts;
+  /** The value read as a boolean (true or false, any case), when it is one. */
+  bool?: boolean;
 }
 
 /** Why a condition cannot be read, for a usage error naming --where. */
 export class WhereSyntaxError extends Error {}
 
 const PATH = /^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/;
+const OP_CHARS = /[!<>=~]+/;
 
-/** `token_metrics.mcap>=1000000` → {path, op, value}: the first operator in the text splits it. */
+/** The number forms --where reads, for messages. */
+export const NUMBER_FORMS = "1000, -3, 0.5, .5, 1e6, 2.5E-3, 1_000, 1.5k, 2M, 3B, 1T, and a $ in front";
+
+const SUFFIX: Record<string, number> = { k: 3, m: 6, b: 9, t: 12 };
+const USER_NUMBER = /^([+-]?)\$?(\d+(?:_\d+)*)?(?:\.(\d+(?:_\d+)*)?)?(?:e([+-]?\d+))?([kmbt])?$/i;
+
+/**
+ * A number as a person types it in a filter, read exactly: signs, a leading point (.5), exponents
+ * (1e6), underscores between digits (1_000), a K/M/B/T suffix (thousand to trillion) and a $ in
+ * front. Anything else (1,000, 0x10, abc, 1..2) is not a number.
+ */
+export function readNumber(text: string): DecimalParts | undefined {
+  const m = USER_NUMBER.exec(text.trim());
+  if (!m) return undefined;
+  const [, sign = "", int = "", frac = "", exp = "0", suffix] = m;
+  if (!int && !frac) return undefined;
+  const e = Number(exp) + (suffix ? SUFFIX[suffix.toLowerCase()]! : 0);
+  return decimalParts(`${sign}${int.replace(/_/g, "") || "0"}.${frac.replace(/_/g, "") || "0"}e${e}`);
+}
+
+/** Why a value is not a number, with the forms that are. */
+export function notANumber(value: string): string {
+  const hint = value.includes(",")
+    ? " (a comma is not read: write 1000 or 1_000)"
+    : /^[+-]?0x/i.test(value)
+      ? " (hexadecimal is not read)"
+      : "";
+  return `${JSON.stringify(value)} is not a number${hint}; numbers are written ${NUMBER_FORMS}`;
+}
+
+/** `token_metrics.mcap>=1000000` → {path, op, value}: the first run of operator characters splits it. */
 export function parseWhere(text: string): WhereCondition {
-  const at = text.search(/[!<>=~]/);
-  if (at < 0) {
+  const found = OP_CHARS.exec(text);
+  if (!found) {
     throw new WhereSyntaxError(
       `expected <field><op><value> with op one of ${WHERE_OPS.join(" ")}, got ${JSON.stringify(text)}`,
     );
   }
-  const two = text.slice(at, at + 2);
-  const op = (WHERE_OPS as readonly string[]).includes(two) && two.length === 2 ? two : text[at]!;
+  const at = found.index;
+  // The whole run of operator characters is the operator: ">>", "=<", "==" and "<>" are typos to
+  // name, not ">" followed by a value starting with ">".
+  const op = found[0];
   if (!(WHERE_OPS as readonly string[]).includes(op)) {
-    throw new WhereSyntaxError(`unknown operator in ${JSON.stringify(text)} (use ${WHERE_OPS.join(" ")})`);
+    throw new WhereSyntaxError(
+      `unknown operator "${op}" in ${JSON.stringify(text)} (the operators are ${WHERE_OPS.join(" ")})`,
+    );
   }
   const path = text.slice(0, at).trim();
   const value = text.slice(at + op.length).trim();
@@ -42,7 +81,11 @@ export function parseWhere(text: string): WhereCondition {
     throw new WhereSyntaxError(`expected a value after "${op}" in ${JSON.stringify(text)}`);
   if (value === "null" && op !== "=" && op !== "!=")
     throw new WhereSyntaxError(`null can only be compared with = or != (in ${JSON.stringify(text)})`);
-  return { path, op: op as WhereOp, value };
+  const condition: WhereCondition = { path, op: op as WhereOp, value };
+  const number = readNumber(value);
+  if (number) condition.number = number;
+  if (/^(true|false)$/i.test(value)) condition.bool = value.toLowerCase() === "true";
+  return condition;
 }
 
 /** A record value as text for = and ~ on text: numbers as sent, objects as JSON. */
@@ -61,16 +104,17 @@ export function matchesCondition(record: unknown, cond: WhereCondition): boolean
   if (cond.op === "!=") return !matchesCondition(record, { ...cond, op: "=" });
   if (absent) return false;
   if (cond.op === "~") return asText(actual).toLowerCase().includes(cond.value.toLowerCase());
-  const wanted = decimalParts(cond.value);
   const have = decimalParts(actual);
   if (cond.op === "=") {
-    if (wanted && have) return compareDecimals(have, wanted) === 0;
+    if (cond.bool !== undefined && (typeof actual === "boolean" || /^(true|false)$/i.test(String(actual))))
+      return String(actual).toLowerCase() === String(cond.bool);
+    if (cond.number && have) return compareDecimals(have, cond.number) === 0;
     return asText(actual) === cond.value;
   }
   // Ordering: numbers with numbers, text with text; a number never orders against text.
   let order: number;
-  if (wanted && have) order = compareDecimals(have, wanted);
-  else if (!wanted && !have && typeof actual === "string") order = compareValues(actual, cond.value);
+  if (cond.number && have) order = compareDecimals(have, cond.number);
+  else if (!cond.number && !have && typeof actual === "string") order = compareValues(actual, cond.value);
   else return false;
   switch (cond.op) {
     case ">":

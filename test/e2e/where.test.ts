@@ -185,4 +185,53 @@ describe("--where", () => {
     expect(bad.stderr).toMatch(/^tokenintel: --where: expected <field><op><value>/);
     expect(sandbox.stats.requests).toBe(before);
   });
+
+  it("reads the number forms people type (.5, 1k, $1000, 5_000, 1e3) exactly as the plain decimal", async () => {
+    const price = "token_metrics.usd_price";
+    const mcap = "token_metrics.mcap";
+    const same = [
+      [`${price}>.5`, jq.num(price, ">", "0.5")],
+      [`${mcap}<1k`, jq.num(mcap, "<", "1000")],
+      [`${mcap}<$1000`, jq.num(mcap, "<", "1000")],
+      [`${mcap}>5_000`, jq.num(mcap, ">", "5000")],
+      [`${mcap}>=2.5e6`, jq.num(mcap, ">=", "2500000")],
+      [`${mcap}>1.5M`, jq.num(mcap, ">", "1500000")],
+    ] as const;
+    for (const [where, keep] of same) {
+      const r = await cli(["market", "-c", "base", "--json", "--where", where]);
+      expect(r.code, `${where}: ${r.stderr}`).toBe(0);
+      const expected = fullMarket.filter(keep);
+      expect(expected.length, where).toBeGreaterThan(0);
+      expect(ids(JSON.parse(r.stdout)), where).toEqual(ids(expected));
+    }
+  });
+
+  it("booleans compare in any case; a typo in a value or an operator is exit 2 naming it, before any request", async () => {
+    const fresh = "dev_wallet_insights.fresh_wallet";
+    const upper = await cli(["market", "-c", "base", "--json", "--where", `${fresh}=TRUE`]);
+    const expected = fullMarket.filter((r) => get(r, fresh) === true);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(ids(JSON.parse(upper.stdout))).toEqual(ids(expected));
+    const before = sandbox.stats.requests;
+    const mcap = "token_metrics.mcap";
+    for (const [where, message] of [
+      [`${mcap}<1,000`, `"1,000" is not a number (a comma is not read: write 1000 or 1_000)`],
+      [`${mcap}>0x10`, `"0x10" is not a number (hexadecimal is not read)`],
+      [`${mcap}>abc`, `"abc" is not a number`],
+      [`${mcap}=abc`, `"abc" is not a number`],
+      [`${mcap}>>5`, `unknown operator ">>"`],
+      [`${mcap}=<5`, `unknown operator "=<"`],
+      [`${mcap}==5`, `unknown operator "=="`],
+      [`${mcap}<>5`, `unknown operator "<>"`],
+      [`${fresh}=ture`, `${fresh} is true or false, not "ture"`],
+      [`${fresh}>true`, `${fresh} is true or false: compare it with = or !=`],
+    ] as const) {
+      const r = await cli(["market", "-c", "base", "--json", "--where", where]);
+      expect(r.code, where).toBe(2);
+      expect(r.stdout, where).toBe("");
+      expect(r.stderr, where).toContain(message);
+      expect(r.stderr.trim().split("\n"), where).toHaveLength(1);
+    }
+    expect(sandbox.stats.requests).toBe(before);
+  });
 });

@@ -1,22 +1,58 @@
 import { describe, expect, it } from "vitest";
 import { LosslessNumber, parseJson } from "../../src/api/json.js";
-import { matchesAll, matchesCondition, parseWhere, WhereSyntaxError } from "../../src/output/where.js";
+import {
+  matchesAll,
+  matchesCondition,
+  parseWhere,
+  readNumber,
+  WhereSyntaxError,
+} from "../../src/output/where.js";
 
 const rec = (value: unknown) => ({ a: { b: value } });
 const test = (value: unknown, text: string) => matchesCondition(rec(value), parseWhere(`a.b${text}`));
 
 describe("parseWhere", () => {
   it("splits at the first operator, two-character ones first", () => {
-    expect(parseWhere("a.b>=5")).toEqual({ path: "a.b", op: ">=", value: "5" });
+    expect(parseWhere("a.b>=5")).toMatchObject({ path: "a.b", op: ">=", value: "5" });
     expect(parseWhere("a.b!=x")).toEqual({ path: "a.b", op: "!=", value: "x" });
-    expect(parseWhere("a.b<=-1")).toEqual({ path: "a.b", op: "<=", value: "-1" });
+    expect(parseWhere("a.b<=-1")).toMatchObject({ path: "a.b", op: "<=", value: "-1" });
     expect(parseWhere("a.b=x=y")).toEqual({ path: "a.b", op: "=", value: "x=y" });
     expect(parseWhere("a.b~Agent <3")).toEqual({ path: "a.b", op: "~", value: "Agent <3" });
-    expect(parseWhere(" a.b > 5 ")).toEqual({ path: "a.b", op: ">", value: "5" });
+    expect(parseWhere(" a.b > 5 ")).toMatchObject({ path: "a.b", op: ">", value: "5" });
   });
   it("refuses what it cannot read", () => {
     for (const bad of ["a.b", ">5", "a b>5", "a.b>", "a.b!5", "a.b>null"])
       expect(() => parseWhere(bad), bad).toThrow(WhereSyntaxError);
+  });
+  it("a run of operator characters that is not one operator is named, never read as op + value", () => {
+    for (const op of [">>", "=<", "==", "<>", "=>", "!==", "~=", ">=="])
+      expect(() => parseWhere(`a.b${op}5`), op).toThrow(`unknown operator "${op}"`);
+  });
+});
+
+describe("readNumber", () => {
+  const n = (text: string) => {
+    const parts = readNumber(text);
+    return parts && `${parts.negative ? "-" : ""}${parts.int}${parts.frac ? `.${parts.frac}` : ""}`;
+  };
+  it("reads the forms people type, exactly", () => {
+    expect(n(".5")).toBe("0.5");
+    expect(n("-.5")).toBe("-0.5");
+    expect(n("+3")).toBe("3");
+    expect(n("1e6")).toBe("1000000");
+    expect(n("2.5E-3")).toBe("0.0025");
+    expect(n("1_000")).toBe("1000");
+    expect(n("1.5k")).toBe("1500");
+    expect(n("2M")).toBe("2000000");
+    expect(n("3b")).toBe("3000000000");
+    expect(n("1T")).toBe("1000000000000");
+    expect(n("$1000")).toBe("1000");
+    expect(n("-$2.5k")).toBe("-2500");
+    expect(n("0.10000000000000000001")).toBe("0.10000000000000000001");
+  });
+  it("refuses what is not a number", () => {
+    for (const bad of ["1,000", "0x10", "abc", "1..2", "1_", "_1", "1e", ".", "-", "1k5", "5%", "1 000", "$"])
+      expect(readNumber(bad), bad).toBeUndefined();
   });
 });
 
@@ -30,6 +66,11 @@ describe("matchesCondition", () => {
     expect(test("abc", "!=ABC")).toBe(true);
     expect(test(true, "=true")).toBe(true);
     expect(test(false, "=true")).toBe(false);
+    expect(test(true, "=TRUE")).toBe(true);
+    expect(test(false, "=False")).toBe(true);
+    expect(test(true, "!=True")).toBe(false);
+    expect(test("5000", ">4.9k")).toBe(true);
+    expect(test("0.6", ">.5")).toBe(true);
     expect(test("", "=")).toBe(true);
   });
   it("> >= < <= at the boundary", () => {

@@ -1,7 +1,7 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
 import type { SortSpec } from "../../output/sort.js";
-import { parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
+import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
 
 // Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of
 // the command's records, with a suggestion when only the section was left out.
@@ -69,7 +69,26 @@ export function parseSortFlag(text: string | undefined, shape: Shape, what: stri
   };
 }
 
-/** --where <path><op><value>, repeatable: each condition read, its path checked like --fields'. */
+/** The kind of value a path holds in a shape: a number, a boolean, text, or undefined (a section, or not said). */
+function valueKind(shape: Shape, path: string): "number" | "bool" | "text" | undefined {
+  let node: Shape | string | undefined = shape;
+  for (const key of path.split(".")) {
+    if (typeof node !== "object") return undefined;
+    node = (node as Shape)[key];
+  }
+  if (typeof node !== "string") return undefined;
+  const kind = node.replace(/[?~]$/, "");
+  if (kind === "decimal" || kind === "numeric" || kind === "int" || kind === "number") return "number";
+  if (kind === "bool") return "bool";
+  return "text";
+}
+
+/**
+ * --where <path><op><value>, repeatable: each condition read, its path checked like --fields', and
+ * its value checked against what the field holds: a number field compares only with a number, a
+ * boolean with true or false (any case), so that a typo is an error, never a filter that silently
+ * matches nothing.
+ */
 export function parseWhereFlags(
   texts: readonly string[] | undefined,
   shape: Shape,
@@ -90,5 +109,22 @@ export function parseWhereFlags(
     shape,
     what,
   );
+  texts.forEach((text, i) => {
+    const c = conditions[i]!;
+    if (c.op === "~" || c.value === "null") return;
+    const kind = valueKind(shape, c.path);
+    if (kind === "number" && !c.number && !(c.value === "" && (c.op === "=" || c.op === "!=")))
+      throw new UsageError(
+        `--where ${JSON.stringify(text)}: ${c.path} holds numbers, and ${notANumber(c.value)}`,
+      );
+    if (kind === "bool" && c.bool === undefined)
+      throw new UsageError(
+        `--where ${JSON.stringify(text)}: ${c.path} is true or false, not ${JSON.stringify(c.value)}${c.op === "=" || c.op === "!=" ? "" : ` (compare it with = or !=)`}`,
+      );
+    if (kind === "bool" && c.op !== "=" && c.op !== "!=")
+      throw new UsageError(
+        `--where ${JSON.stringify(text)}: ${c.path} is true or false: compare it with = or !=`,
+      );
+  });
   return conditions;
 }
