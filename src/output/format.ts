@@ -79,6 +79,8 @@ export function formatPrice(value: unknown): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
   const [sign, intPart, frac] = decimalParts(text);
+  // Past 24 digits a price is written as the market cap column writes it (1e+400), never in full.
+  if (intPart.length > MAX_INTEGER_DIGITS) return `${sign}${scientific("", intPart, frac)}`;
   if (intPart !== "0") {
     const rounded = roundDecimal(intPart, frac, intPart.length >= 4 ? 2 : 4);
     const [i, f = ""] = rounded.split(".") as [string, string?];
@@ -150,7 +152,8 @@ export function formatPercent(value: unknown): string {
 export function formatInteger(value: unknown): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
-  const [sign, int] = decimalParts(text);
+  const [sign, int, frac] = decimalParts(text);
+  if (int.length > MAX_INTEGER_DIGITS) return `${sign}${scientific("", int, frac)}`;
   return sign + group(int);
 }
 

@@ -119,10 +119,15 @@ function csvValue(value: unknown): string {
   return String(value);
 }
 
+/** A number as JSON or a decimal string writes it (-1e400, +2.5, .5): never a formula. */
+const CSV_NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
 function csvCell(text: string): string {
-  // A leading = + - @ would make a spreadsheet evaluate the cell; prefix a quote (OWASP advice)
-  // unless the cell is a plain number.
+  // A leading = + - @ (or tab, CR) would make a spreadsheet evaluate the cell; prefix a quote
+  // (OWASP's advice) unless the cell is a number. A semicolon is a separator in some spreadsheets'
+  // locales: a cell holding one is quoted, so that "a;=cmd" stays one cell that does not start a
+  // formula.
   let t = text;
-  if (/^[=+\-@\t\r]/.test(t) && !/^[+-]?\d+(\.\d+)?$/.test(t)) t = `'${t}`;
-  return /[",\r\n]/.test(t) || t !== t.trim() ? `"${t.replace(/"/g, '""')}"` : t;
+  if (/^[=+\-@\t\r]/.test(t) && !CSV_NUMBER.test(t)) t = `'${t}`;
+  return /[",;\r\n]/.test(t) || t !== t.trim() ? `"${t.replace(/"/g, '""')}"` : t;
 }

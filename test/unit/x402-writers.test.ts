@@ -46,6 +46,20 @@ describe("csv and projection", () => {
       'id,info.name,info.tags,n,z\n1,"a ""quoted"", name","[""x""]",1.10,\n2,\'=HYPERLINK(),,-5,\n',
     );
   });
+  it("numbers in every form stay numbers; a formula after a semicolon (a separator in some locales) is kept in its cell", () => {
+    const csv = toCsv([
+      {
+        a: new LosslessNumber("-1e400"),
+        b: "+2.5",
+        c: "-.5",
+        d: "a;=cmd|' /C calc'!A0",
+        e: "-x",
+        f: "@SUM(1)",
+        g: "\t=1",
+      },
+    ]);
+    expect(csv.split("\n")[1]).toBe(`-1e400,+2.5,-.5,"a;=cmd|' /C calc'!A0",'-x,'@SUM(1),'\t=1`);
+  });
   it("pickPaths keeps nesting and skips absent paths", () => {
     expect(pickPaths({ a: { b: 1, c: 2 }, d: 3 }, ["a.b", "d", "x.y"])).toEqual({ a: { b: 1 }, d: 3 });
   });
