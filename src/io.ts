@@ -6,6 +6,9 @@ import { redactSecrets, secretPattern } from "./output/secrets.js";
 
 export type ColorMode = "auto" | "always" | "never";
 
+/** The most standard input a command reads (a list, a question, a body): as much as an @file. */
+export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+
 export interface IOOptions {
   stdin?: NodeJS.ReadStream | (Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown });
   stdout?: Writable & { isTTY?: boolean; columns?: number; rows?: number };
@@ -223,12 +226,21 @@ export class IO {
    * All of standard input, as text. `what` names the input for the message when stdin is a
    * terminal (nobody piped anything in, so reading would wait forever).
    */
-  async readInput(what: string): Promise<string> {
+  async readInput(what: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
     if (this.stdinIsTTY)
       throw new UsageError(`${what} reads standard input, but it is a terminal; pipe the input in`);
     const chunks: Buffer[] = [];
-    for await (const chunk of this.stdin)
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+    let size = 0;
+    for await (const chunk of this.stdin) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+      size += buffer.length;
+      // Bounded like @file: `yes | tokenintel … -` must end in a line, not in a gigabyte of memory.
+      if (size > maxBytes) {
+        (this.stdin as Readable).destroy?.();
+        throw new UsageError(`${what}: standard input is larger than ${maxBytes / 1024 / 1024} MiB`);
+      }
+      chunks.push(buffer);
+    }
     return Buffer.concat(chunks).toString("utf8");
   }
 

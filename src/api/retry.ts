@@ -52,6 +52,10 @@ export function retryAfterMs(
   const ra = headers["retry-after"];
   if (typeof ra !== "string") return undefined;
   if (/^\d+(\.\d+)?$/.test(ra.trim())) return Math.ceil(Number(ra) * 1000);
+  // Otherwise only an HTTP date (`Wed, 21 Oct 2026 07:28:00 GMT`) is read: "-5" or "soon" is not
+  // a date (Date.parse took "-5" for the year -5, and the retry went out at once) but no value at
+  // all, and the backoff decides.
+  if (!/^[A-Za-z]{3},? /.test(ra.trim())) return undefined;
   const date = Date.parse(ra);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -30,7 +30,14 @@ export function buildUrl(base: URL, path: string, query: Query = [], apiKey?: st
  * the query even when the Location dropped it.
  */
 export function followRedirect(from: URL, location: string, count: number, apiKey: string | undefined): URL {
-  const next = new URL(location, from);
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new ApiError(
+      `the server redirected to ${JSON.stringify(location.slice(0, 100))}, which is not a URL; not following it`,
+    );
+  }
   if (next.origin !== from.origin) {
     throw new ApiError(
       `the server redirected to another origin (${next.origin}); not following it, so the API key stays here`,

@@ -154,8 +154,18 @@ export const rateSchema = onFirstUse(() =>
       trimmed().check(z.regex(/^\d+(\.\d+)?(\/(min|m|minute))?$/, "expected a rate such as 100/min")),
       z.transform((s: string) => Number.parseFloat(s)),
     )
-    .check(z.refine((n) => n > 0, "the rate must be above 0")),
+    .check(
+      z.refine((n) => n > 0, "the rate must be above 0"),
+      // Slower than this, the gap between requests passes what a timer holds (24.8 days) and the
+      // limiter would stop limiting: the slowest rate is one request every 1,000 minutes.
+      z.refine(
+        (n) => n === 0 || n >= MIN_RATE_PER_MINUTE,
+        `the slowest rate is ${MIN_RATE_PER_MINUTE}/min (one request every 1,000 minutes)`,
+      ),
+    ),
 );
+
+export const MIN_RATE_PER_MINUTE = 0.001;
 
 export const MAX_ITEM_LENGTH = 200;
 

@@ -210,6 +210,10 @@ describe("helpers", () => {
     expect(retryAfterMs({ "retry-after-ms": "150" })).toBe(150);
     expect(retryAfterMs({ "retry-after": new Date(10_000).toUTCString() }, 4000)).toBe(6000);
     expect(retryAfterMs({ "retry-after": "garbage" })).toBeUndefined();
+    // Invalid values are no value at all (the backoff decides), never "retry at once".
+    for (const bad of ["-5", "-0.5", "1e3", "5s", " ", "12/31/2026", "Infinity"])
+      expect(retryAfterMs({ "retry-after": bad }, 4000), bad).toBeUndefined();
+    expect(retryAfterMs({ "retry-after-ms": "-5" })).toBeUndefined();
   });
   it("serverMessage looks in error.message, error, message, detail; never returns HTML", () => {
     expect(serverMessage({ error: { message: "a" } })).toBe("a");
