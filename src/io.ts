@@ -171,8 +171,14 @@ export class IO {
       this.pagerEnabled && isTerminal && rows !== undefined ? pagerCommand(this.env) : undefined;
     if (command === undefined || this.stdoutClosed || lineCount(text) < rows!) return this.out(text);
     const { spawn } = await import("node:child_process");
-    // As git does: less with -F (quit when it fits), -R (show colours), -X (leave the screen as is).
-    const env = command.isDefault && this.env.LESS === undefined ? { ...this.env, LESS: "FRX" } : this.env;
+    // As git does, for whatever pager runs: LESS=FRX (-F quit when it fits, -R show colours, -X
+    // leave the screen as is) and LV=-c (lv shows colours) unless the user set them. PAGER=less
+    // with LESS unset showed the table's colours as raw escape codes.
+    const env = {
+      ...this.env,
+      ...(this.env.LESS === undefined ? { LESS: "FRX" } : {}),
+      ...(this.env.LV === undefined ? { LV: "-c" } : {}),
+    };
     // A plain command line runs as it is (the pager alone gets Ctrl-C); one with shell syntax through sh, as git does.
     const [program, ...args] = /[|&;<>()$`\\"'*?[#~=%]/.test(command.line)
       ? ["sh", "-c", command.line]

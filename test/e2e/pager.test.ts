@@ -44,7 +44,7 @@ const against = () => ["--base-url", sandbox.url, "--api-key", sandbox.apiKey];
 /** A terminal of 40 rows and 160 columns whose environment names no pager unless `env` does. */
 function terminal(args: string[], env: Record<string, string> = {}, columns = "160") {
   const clean = baseEnv(dir.path);
-  for (const name of ["PAGER", "LESS", "TOKENINTEL_PAGER"]) delete clean[name];
+  for (const name of ["PAGER", "LESS", "LV", "TOKENINTEL_PAGER"]) delete clean[name];
   const child = spawn("script", ["-qfec", commandLine([...against(), ...args]), "/dev/null"], {
     env: { ...clean, COLUMNS: columns, LINES: "40", TERM: "xterm-256color", ...env },
     stdio: ["pipe", "pipe", "pipe"],
@@ -86,6 +86,23 @@ describe("12.11: long tables go through the pager on a terminal", () => {
     expect(await own.exited).toBe(0);
     expect(own.screen()).toContain("LESS-START");
     expect(readFileSync(join(dir.path, "less-env"), "utf8")).toBe("-S");
+  });
+
+  it("any pager (PAGER=less too) gets LESS=FRX and LV=-c when they are unset, as git does", async () => {
+    const path = `${bin}:${process.env.PATH}`;
+    const envPager = script(
+      "env-pager",
+      `printf '%s|%s' "\${LESS-unset}" "\${LV-unset}" > ${dir.path}/pager-env\ncat`,
+    );
+    for (const pager of ["less", envPager]) {
+      const t = terminal(LONG, { PATH: path, PAGER: pager });
+      expect(await t.exited).toBe(0);
+    }
+    expect(readFileSync(join(dir.path, "less-env"), "utf8")).toBe("FRX");
+    expect(readFileSync(join(dir.path, "pager-env"), "utf8")).toBe("FRX|-c");
+    const own = terminal(LONG, { PATH: path, PAGER: envPager, LESS: "-S", LV: "-a" });
+    expect(await own.exited).toBe(0);
+    expect(readFileSync(join(dir.path, "pager-env"), "utf8")).toBe("-S|-a");
   });
 
   it("TOKENINTEL_PAGER wins over PAGER", async () => {
