@@ -64,6 +64,9 @@ const sh = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 async function bashComplete(words: string[], env: Record<string, string>): Promise<string[]> {
   const code = [
     "source <(tokenintel completion bash)",
+    // Outside a real completion compopt fails; here it says what it was asked, after the replies.
+    'compopt() { echo "COMPOPT $1 $2" >> "${TMPDIR:-/tmp}/compopt.$$"; }',
+    'trap \'[[ -f "${TMPDIR:-/tmp}/compopt.$$" ]] && cat "${TMPDIR:-/tmp}/compopt.$$" && rm -f "${TMPDIR:-/tmp}/compopt.$$"\' EXIT',
     `COMP_WORDS=(${words.map(sh).join(" ")})`,
     `COMP_CWORD=${words.length - 1}`,
     "_tokenintel",
@@ -71,8 +74,13 @@ async function bashComplete(words: string[], env: Record<string, string>): Promi
   ].join("\n");
   const r = await shell("bash", ["-c", code], env);
   expect(r.stderr).toBe("");
-  return r.stdout.split("\n").filter(Boolean);
+  const lines = r.stdout.split("\n").filter(Boolean);
+  lastCompopt = lines.filter((l) => l.startsWith("COMPOPT "));
+  return lines.filter((l) => !l.startsWith("COMPOPT "));
 }
+
+/** What the last bashComplete asked of compopt (e.g. "COMPOPT -o nospace"). */
+let lastCompopt: string[] = [];
 
 describe("bash completion (issue 12 item 14)", () => {
   const env = () => shellEnv(cache.path);
@@ -111,6 +119,25 @@ describe("bash completion (issue 12 item 14)", () => {
       "holders",
     ]);
     expect(await bashComplete(["tokenintel", "market", "-c", "base", "--vi"], env())).toEqual(["--view"]);
+  });
+
+  it("--view offers each command's own views; help offers the commands", async () => {
+    expect(await bashComplete(["tokenintel", "ta", "--view", ""], env())).toEqual([
+      "change",
+      "rsi",
+      "support",
+      "resistance",
+      "sma",
+    ]);
+    expect(await bashComplete(["tokenintel", "market", "--view", ""], env())).toEqual([
+      "overview",
+      "holders",
+      "risk",
+      "social",
+      "dev",
+    ]);
+    expect(await bashComplete(["tokenintel", "he"], env())).toEqual(["help"]);
+    expect(await bashComplete(["tokenintel", "help", "ma"], env())).toEqual(["market"]);
   });
 
   it("the hidden __complete command is neither offered nor listed in help", async () => {
@@ -278,6 +305,8 @@ describe("the local token index (issue 13 item 5)", () => {
       expect(await bashComplete(["tokenintel", "market", "--tickers", "AERO,de"], env)).toEqual([
         "AERO,DEGEN",
       ]);
+      // A list item completed gets no space after it: a comma and the next item may follow.
+      expect(lastCompopt).toEqual(["COMPOPT -o nospace"]);
       expect(await bashComplete(["tokenintel", "ta", "--chain=base", "--tickers", "AIX"], env)).toEqual([
         "AIXBT",
       ]);

@@ -86,20 +86,27 @@ function bashArgs(s: Spec, indent: string): string {
 function bash(spec: Spec): string {
   const globals = spec.flags.flatMap((f) => f.names);
   const every = [spec, ...walk(spec).map((w) => w.spec)];
-  const valueCases: string[] = [];
-  const seen = new Set<string>();
-  for (const s of every) {
+  // A flag's values, per command: one spelling (--view) can take different values in different
+  // commands (market's views, ta's), so where they differ the case looks at the command too.
+  const byFlag = new Map<string, Array<{ cmd: string; reply: string }>>();
+  for (const { path, spec: s } of [{ path: [] as string[], spec }, ...walk(spec)]) {
     for (const f of s.flags) {
+      if (!f.values && !f.dynamic) continue;
       const key = f.names.join("|");
-      if (seen.has(key) || (!f.values && !f.dynamic)) continue;
-      seen.add(key);
-      valueCases.push(
-        f.dynamic
-          ? `    ${key}) _tokenintel_dynamic ${f.dynamic} "$cur" "$chain"; return ;;`
-          : `    ${key}) COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") ); return ;;`,
-      );
+      const reply = f.dynamic
+        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain"`
+        : `COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") )`;
+      const cmd = path[0] ?? "";
+      const entries = byFlag.get(key) ?? [];
+      if (!entries.some((e) => e.cmd === cmd)) entries.push({ cmd, reply });
+      byFlag.set(key, entries);
     }
   }
+  const valueCases = [...byFlag].map(([key, entries]) => {
+    if (new Set(entries.map((e) => e.reply)).size === 1) return `    ${key}) ${entries[0]!.reply}; return ;;`;
+    const perCommand = entries.map((e) => `${e.cmd ? q(e.cmd) : '""'}) ${e.reply} ;;`).join(" ");
+    return `    ${key}) case "$cmd" in ${perCommand} esac; return ;;`;
+  });
   const takesValue = [
     ...new Set(every.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names))),
   ];
@@ -129,6 +136,8 @@ function bash(spec: Spec): string {
     '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" 2>/dev/null) || return 0',
     "  local IFS=$'\\n'",
     '  for c in $out; do COMPREPLY+=( "$head$(printf \'%q\' "$c")" ); done',
+    "  # An item of a list: no space after it, so that a comma and the next item can follow.",
+    "  compopt -o nospace 2>/dev/null",
     "}",
     "",
     "_tokenintel() {",
@@ -155,7 +164,8 @@ function bash(spec: Spec): string {
     `    ${takesValue.join("|")}) return ;;`,
     "  esac",
     '  case "$cmd" in',
-    `    "") flags=${q(globals.join(" "))}; pos=${q(spec.subcommands.map((c) => c.name).join(" "))} ;;`,
+    `    "") flags=${q(globals.join(" "))}; pos=${q([...spec.subcommands.map((c) => c.name), "help"].join(" "))} ;;`,
+    `    help) pos=${q(spec.subcommands.map((c) => c.name).join(" "))} ;;`,
     ...commandCases,
     "  esac",
     "  # A word that starts with - is an option; otherwise a subcommand or a value, when there are any.",
