@@ -2,6 +2,7 @@ import { CommanderError } from "commander";
 import type { Context } from "./context.js";
 import { CliError, ExitCode, UsageError } from "./errors.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
+import type { Flag } from "./flags/table.js";
 import { IO } from "./io.js";
 import { sanitizeBlock } from "./output/sanitize.js";
 import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
@@ -13,6 +14,10 @@ import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
 const abort = new AbortController();
 const io = new IO();
 let context: Context | undefined;
+/** Commander's message for a usage error, printed by report() with its hint. */
+let commanderMessage: string | undefined;
+let programForHints: import("commander").Command | undefined;
+let argsForHints: string[] = [];
 let closing: Promise<void> | undefined;
 
 /** Ends the run's context once (connections, sandbox, and the summary of anything paid). */
@@ -86,8 +91,34 @@ function checkHelpPath(program: import("commander").Command, path: string[]): vo
   }
 }
 
+/** Whether the words are global options (and their values) alone, none of them help or version. */
+function onlyGlobalOptions(words: readonly string[]): boolean {
+  const known = new Set(
+    Object.values(GLOBAL_FLAGS as Record<string, Flag>).flatMap((f) => [
+      ...(f.flags.match(/--?[a-z0-9-]+/g) ?? []),
+      ...(f.negation?.flags.match(/--?[a-z0-9-]+/g) ?? []),
+    ]),
+  );
+  return words
+    .filter((w) => w.startsWith("-"))
+    .every((w) => known.has(w.replace(/=.*$/, "")) && !/^(-h|--help|-V|--version)$/.test(w));
+}
+
+/** The commands that take an option (loaded only to word a usage error). */
+async function commandsTaking(option: string): Promise<string[]> {
+  const { longName } = await import("./flags/table.js");
+  const out: string[] = [];
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    if (HIDDEN_COMMANDS.has(name)) continue;
+    const { flags } = (await load()).default;
+    if (Object.values(flags).some((f) => longName(f) === option || f.flags.startsWith(`${option},`)))
+      out.push(name);
+  }
+  return out;
+}
+
 /** Maps any failure to one line on stderr and an exit code. */
-function report(error: unknown): number {
+async function report(error: unknown): Promise<number> {
   const verbose = Boolean(context?.globals.verbose);
   if (error instanceof CommanderError) {
     if (
@@ -96,7 +127,13 @@ function report(error: unknown): number {
       error.exitCode === 0
     )
       return ExitCode.ok;
-    return ExitCode.usage; // commander already printed the message
+    if (commanderMessage !== undefined && programForHints) {
+      const { usageLine } = await import("./help/hints.js");
+      io.err(
+        `tokenintel: ${await usageLine(commanderMessage, { args: argsForHints, program: programForHints, commandsTaking })}`,
+      );
+    }
+    return ExitCode.usage;
   }
   if (error instanceof CliError) {
     if (error.exitCode !== ExitCode.interrupted) io.err(`tokenintel: ${error.message}`);
@@ -173,12 +210,24 @@ async function main(commandLine: string[]): Promise<void> {
       only,
       contextFor: (cmd) => contextFor(line, cmd),
       write: { out: (s) => io.stdout.write(s), err: (s) => io.stderr.write(s) },
+      onError: (message) => {
+        commanderMessage = message;
+      },
     });
+    programForHints = program;
+    argsForHints = line.slice(2);
+    // Only global options and no command (`tokenintel -v`): say so, rather than print all of help.
+    if (target === undefined && !help && line.length > 2 && onlyGlobalOptions(line.slice(2))) {
+      const verboseOnly = line.slice(2).some((a) => a === "-v" || a === "--verbose");
+      throw new UsageError(
+        `no command given${verboseOnly ? " (-v is --verbose; the version is -V or --version)" : ""}; see 'tokenintel --help' for the commands`,
+      );
+    }
     if (help) checkHelpPath(program, help.path);
     if (line.length <= 2) program.outputHelp();
     else await program.parseAsync(line);
   } catch (error) {
-    code = report(error);
+    code = await report(error);
   } finally {
     await closeContext();
   }

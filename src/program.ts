@@ -52,6 +52,8 @@ export interface ProgramOptions {
   contextFor: ContextFor;
   /** Where help and commander's own errors go (the run's IO). */
   write: { out: (s: string) => void; err: (s: string) => void };
+  /** Takes commander's error messages instead of writing them (the CLI adds hints, in one line). */
+  onError?: (message: string) => void;
 }
 
 export async function buildProgram(options: ProgramOptions): Promise<Command> {
@@ -67,7 +69,8 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
     .configureOutput({
       writeOut: write.out,
       writeErr: write.err,
-      outputError: (s, w) => w(`tokenintel: ${s.replace(/^error: /, "")}`),
+      outputError: (s, w) =>
+        options.onError ? options.onError(s) : w(`tokenintel: ${s.replace(/^error: /, "")}`),
     });
   addFlags(program, GLOBAL_FLAGS);
   const names = Object.keys(COMMANDS);

@@ -96,7 +96,14 @@ export function parseFlags<T extends FlagTable>(table: T, raw: Record<string, un
     }
     const result = schemaForFlag(flag).safeParse(value);
     if (!result.success) {
-      throw new UsageError(`${longName(flag)}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+      const message = result.error.issues[0]?.message ?? "invalid value";
+      // The value as typed, unless the message already quotes it: "--limit: expected ..., got "abc"".
+      const quoted = JSON.stringify(value);
+      const got =
+        typeof value === "string" && !message.includes("got ") && !message.includes(quoted)
+          ? `, got ${quoted}`
+          : "";
+      throw new UsageError(`${longName(flag)}: ${message}${got}`);
     }
     values[key] = result.data;
   }

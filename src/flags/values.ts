@@ -65,7 +65,7 @@ export const durationSchema = onFirstUse(() =>
           text,
           ms > 3_600_000
             ? `too large (at most 60m), got ${JSON.stringify(text)}`
-            : `expected a duration such as 30s, 500ms or 2m, got ${JSON.stringify(text)}`,
+            : `expected a number of seconds (30) or a duration such as 30s, 500ms or 2m, above 0, got ${JSON.stringify(text)}`,
         );
       }
       return Math.round(ms);

@@ -65,7 +65,7 @@ describe("a whole number too large for its flag says so", () => {
     // --watch's value may be left out; a bad one still gets the duration's message, not zod's "Invalid input".
     await usageError(
       ["market", "-c", "base", "--watch", "soon"],
-      /^tokenintel: --watch: expected a duration/,
+      /^tokenintel: --watch: expected a number of seconds \(30\) or a duration/,
     );
   });
   it("a setting too large names the setting", () =>

@@ -54,11 +54,15 @@ describe("usage errors: exit 2 before any request", () => {
       /--page cannot be combined/,
     ],
     ["unknown option", ["market", "-c", "base", "--frobnicate"], /unknown option '--frobnicate'/],
-    ["bad timeout", ["--timeout", "soon", "market", "-c", "base"], /--timeout: expected a duration/],
+    [
+      "bad timeout",
+      ["--timeout", "soon", "market", "-c", "base"],
+      /--timeout: expected a number of seconds \(30\) or a duration/,
+    ],
     [
       "bad timeout before a command that makes no request",
       ["--timeout", "soon", "config", "list"],
-      /--timeout: expected a duration/,
+      /--timeout: expected a number of seconds \(30\) or a duration/,
     ],
     [
       "concurrency over 32",

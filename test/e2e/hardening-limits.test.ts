@@ -252,7 +252,9 @@ describe("item 8: every page walk ends", () => {
     for (const bad of ["0", "-1", "1e9", "many"]) {
       const r = await cli(s, ["market", "--chain", "base", "--max-pages", bad]);
       expect(r.code).toBe(2);
-      expect(r.stderr.trimEnd()).toMatch(/^tokenintel: --max-pages: expected a whole number of 1 or more$/);
+      expect(r.stderr.trimEnd()).toMatch(
+        /^tokenintel: --max-pages: expected a whole number of 1 or more, got "[^"]*"$/,
+      );
     }
     const r = await cli(s, ["api", "/v1/x", "--max-pages", "5"]);
     expect(r.code).toBe(2);

@@ -267,7 +267,9 @@ describe("7. lists from a file and from stdin", () => {
   it("a file that cannot be read, or holds nothing, is a usage error", async () => {
     const missing = await cli(["market", "-c", "base", "--tickers", "@/nonexistent/list.txt"]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe("tokenintel: --tickers: cannot read @/nonexistent/list.txt: ENOENT");
+    expect(missing.stderr.trim()).toBe(
+      "tokenintel: --tickers: cannot read @/nonexistent/list.txt: no such file (ENOENT)",
+    );
     const empty = await cli(["market", "-c", "base", "--tickers", "-"], { input: "\n\n" });
     expect(empty.code).toBe(2);
     expect(empty.stderr.trim()).toBe("tokenintel: --tickers: standard input holds no items");

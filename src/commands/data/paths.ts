@@ -1,5 +1,6 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
+import { closest } from "../../help/hints.js";
 import type { SortSpec } from "../../output/sort.js";
 import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
 
@@ -9,7 +10,10 @@ import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from ".
 /** Paths that end the same way as `path` (the section left out, or a different one), at most three. */
 function nearPaths(path: string, known: Iterable<string>): string[] {
   const leaf = path.split(".").pop()!;
-  return [...known].filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
+  const all = [...known];
+  const sameLeaf = all.filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
+  // Else a typo: token_info.symbl → token_info.symbol.
+  return sameLeaf.length ? sameLeaf : closest(path, all);
 }
 
 function unknownField(flag: string, path: string, known: Iterable<string>, what: string): UsageError {
