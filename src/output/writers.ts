@@ -21,6 +21,8 @@ export interface WriterOptions {
   limit?: number;
   /** CSV lines end in CRLF (for spreadsheets) instead of LF. */
   crlf?: boolean;
+  /** CSV's header when no record came (the record shape's fields): a header, never an empty file. */
+  emptyColumns?: string[];
 }
 
 /** Receives records batch by batch in final order; `end` is called only when the run succeeded. */
@@ -49,7 +51,8 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
       return new JsonArrayWriter(project, (text) => io.outJson(text));
     case "csv":
       return new BufferedWriter(async (records) => {
-        await io.outServerText(toCsv(records.map(project), options.fields, options.crlf ? "\r\n" : "\n"));
+        const fields = options.fields ?? (records.length ? undefined : options.emptyColumns);
+        await io.outServerText(toCsv(records.map(project), fields, options.crlf ? "\r\n" : "\n"));
       });
     case "table":
       return new BufferedWriter(async (records) => {

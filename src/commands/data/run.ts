@@ -1,6 +1,8 @@
+import type { Shape } from "../../api/fields.js";
 import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import {
   firstRequest,
+  type Progress,
   type RecordQuery,
   type RecordStreamResult,
   type Selector,
@@ -219,6 +221,7 @@ export async function runDataCommand(
     sort: parsed.sort,
     limit: parsed.sortLimit,
     crlf: opts.crlf,
+    emptyColumns: leafPaths(spec.shape),
   });
   // Progress on a terminal's stderr, unless ndjson is streaming to that same terminal.
   const progress = new ProgressLine(
@@ -226,6 +229,7 @@ export async function runDataCommand(
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
   let costTold = false;
+  let lastProgress: Progress | undefined;
   query.onProgress = (p) => {
     if (!costTold && parsed.sortLimit !== undefined && p.unit === "page" && p.total !== undefined) {
       costTold = true;
@@ -238,6 +242,7 @@ export async function runDataCommand(
       }
     }
     progress.update(p);
+    lastProgress = p;
   };
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
@@ -245,6 +250,12 @@ export async function runDataCommand(
   if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
   await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear());
+  // --page past the last page: an empty answer that says why (the server said how many there are).
+  const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
+  if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)
+    ctx.io.warn(
+      `page ${query.page} is past the last page: the listing has ${total} page${total === 1 ? "" : "s"}`,
+    );
   if (result.missing.length && query.selector) {
     const noun = FLAG_FOR[query.selector.kind].slice(2);
     const shown = result.missing.slice(0, 20).join(", ");
@@ -253,6 +264,13 @@ export async function runDataCommand(
     if (parsed.strict) throw new CliError(`${line} (--strict)`);
     ctx.io.warn(line);
   }
+}
+
+/** Every leaf dot path of a shape, in order (the columns of an empty CSV). */
+function leafPaths(shape: Shape, prefix = ""): string[] {
+  return Object.entries(shape).flatMap(([key, spec]) =>
+    typeof spec === "object" ? leafPaths(spec, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
 }
 
 /** --sort with --limit says what reading every page costs when it is more than this many pages. */
