@@ -89,8 +89,10 @@ export interface RiskReason {
   rule: string;
   /** The field the reason rests on. */
   field: string;
-  /** Its value as the service sent it (for the liquidity rule: the share, computed). */
+  /** Its value as the service sent it (for the liquidity rule: the share, computed), digits only. */
   value: string;
+  /** The value's unit: "%" for the percentage rules (every threshold rule), null for the others. */
+  unit: "%" | null;
   /** The threshold it reached, e.g. ">= 15". */
   threshold: string;
 }
@@ -164,6 +166,7 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
         rule: rule.label,
         field,
         value: shown(value),
+        unit: "%",
         threshold: thresholdText(rule, level),
       });
   };
@@ -180,6 +183,7 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
       rule: rule.label,
       field: parts ? field : "dev_wallet_insights.dev_sold",
       value: parts ? shown(value) : "true",
+      unit: parts ? "%" : null,
       threshold: parts ? thresholdText(rule, level) : "dev_sold = true",
     });
   }
@@ -196,6 +200,7 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
       rule: "fresh dev wallet",
       field: "dev_wallet_insights.fresh_wallet",
       value: "true",
+      unit: null,
       threshold: "= true",
     });
   }
@@ -215,7 +220,8 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
         level,
         rule: RULE.liquidity.label,
         field: `${liquidityPath}/${mcapPath}`,
-        value: `${shortDecimal(share)}%`,
+        value: shortDecimal(share),
+        unit: "%",
         threshold: thresholdText(RULE.liquidity, level),
       });
   }
@@ -230,6 +236,7 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
         rule: "rug status",
         field: "rug_status",
         value: status,
+        unit: null,
         threshold: high ? RUG_STATUS_HIGH.join("|") : `not ${RUG_STATUS_SAFE.join("|")}`,
       });
     }

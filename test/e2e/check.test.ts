@@ -131,6 +131,7 @@ describe("check", () => {
           rule: "dev sold",
           field: "dev_wallet_insights.dev_sold_percentage",
           value: "25.00",
+          unit: "%",
           threshold: ">= 25",
         },
       ],
@@ -139,7 +140,8 @@ describe("check", () => {
           level: "high",
           rule: "liquidity against market cap",
           field: "token_metrics.total_liquidity/token_metrics.mcap",
-          value: "0.99%",
+          value: "0.99",
+          unit: "%",
           threshold: "< 1",
         },
       ],
@@ -149,6 +151,7 @@ describe("check", () => {
           rule: "rug status",
           field: "rug_status",
           value: "CAUTION",
+          unit: null,
           threshold: expect.stringMatching(/^not SAFE/),
         },
       ],
@@ -158,6 +161,7 @@ describe("check", () => {
           rule: "fresh dev wallet",
           field: "dev_wallet_insights.fresh_wallet",
           value: "true",
+          unit: null,
           threshold: "= true",
         },
       ],
@@ -225,14 +229,14 @@ describe("check", () => {
     const lines = csv.stdout.trim().split("\n");
     expect(lines[0]).toBe("symbol,name,address,id,level,reasons");
     expect(lines[1]).toContain(
-      ",high,top-10 holding: token_holder_insights.top_10_holder_percentage=80.00 (high at >= 80)",
+      ",high,top-10 holding: token_holder_insights.top_10_holder_percentage=80.00% (high at >= 80)",
     );
     expect(lines[2]).toMatch(/,low,$/);
 
     const table = await check(["--tickers", "TOP80,CLEAN", "-o", "table"]);
     expect(table.stdout).toMatch(/^SYMBOL\s+ADDRESS\s+LEVEL\s+REASONS$/m);
     expect(table.stdout).toMatch(
-      /^TOP80\s+0x0000…000b\s+HIGH\s+top-10 holding: token_holder_insights\.top_10_holder_percentage=80\.00/m,
+      /^TOP80\s+0x0000…000b\s+HIGH\s+top-10 holding: token_holder_insights\.top_10_holder_percentage=80\.00%/m,
     );
     expect(table.stdout).toMatch(/^CLEAN\s+0x0000…0001\s+LOW\s+-$/m);
   });

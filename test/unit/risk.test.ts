@@ -50,6 +50,7 @@ describe("assessRisk", () => {
         rule: "dev sold",
         field: "dev_wallet_insights.dev_sold_percentage",
         value: "45.2",
+        unit: "%",
         threshold: ">= 25",
       },
     ]);

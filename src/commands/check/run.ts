@@ -32,7 +32,7 @@ const LEVEL_TONE = { low: "good", medium: "warn", high: "bad" } as const;
 
 /** A reason in words: `dev sold: dev_wallet_insights.dev_sold_percentage=45.2 (high at >= 25)`. */
 export function reasonText(r: RiskReason): string {
-  return `${r.rule}: ${r.field}=${r.value} (${r.level} at ${r.threshold})`;
+  return `${r.rule}: ${r.field}=${r.value}${r.unit ?? ""} (${r.level} at ${r.threshold})`;
 }
 
 /** List items, with `@file` (or `@-`, stdin) read as a list of its own: commas, spaces or lines. */
