@@ -1,6 +1,7 @@
 import { ApiError, CliError } from "../errors.js";
 import { identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
+import { CompactIdSet } from "./id-set.js";
 import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { passesClientCheck } from "./record-check.js";
@@ -126,7 +127,7 @@ export interface PageWalk {
 
 /** Recognises a page that brings nothing new: every id already seen, or the same records again. */
 class Novelty {
-  private readonly ids = new Set<string>();
+  private readonly ids = new CompactIdSet();
   private readonly pages = new Set<string>();
 
   /** Records the page; false when it adds nothing to what came before. */
@@ -141,9 +142,7 @@ class Novelty {
         withoutId = true;
         continue;
       }
-      const known = this.ids.size;
-      this.ids.add(id); // one lookup: the set grew when the id is new
-      if (this.ids.size > known) allSeen = false;
+      if (this.ids.add(id)) allSeen = false;
       else repeats.push(i);
     }
     page.repeats = repeats;

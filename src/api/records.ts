@@ -1,6 +1,7 @@
 import { CliError } from "../errors.js";
 import { type IdentityPart, identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
+import { CompactIdSet } from "./id-set.js";
 import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
 import { inOrder } from "./window.js";
 
@@ -81,7 +82,7 @@ export async function* streamRecords(
   q: RecordQuery,
   result: RecordStreamResult = { missing: [] },
 ): AsyncGenerator<unknown[]> {
-  const seen = new Set<string>();
+  const seen = new CompactIdSet();
   let remaining = q.limit ?? Number.POSITIVE_INFINITY;
   let delivered = 0;
   // `repeats`: the walk already knows which records repeat an id (walkPages), else `seen` tells.
@@ -99,8 +100,7 @@ export async function* streamRecords(
       } else {
         const id = recordId(record);
         if (id !== undefined) {
-          if (seen.has(id)) continue;
-          seen.add(id);
+          if (!seen.add(id)) continue;
         }
       }
       if (q.filter && !q.filter(record)) continue;

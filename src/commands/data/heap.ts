@@ -18,4 +18,5 @@ export function keepYoungGenerationSmall(): void {
   set = true;
   setFlagsFromString("--semi-space-growth-factor=1");
   setFlagsFromString("--no-maglev");
+  setFlagsFromString("--optimize-for-size");
 }

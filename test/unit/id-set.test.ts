@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CompactIdSet } from "../../src/api/id-set.js";
+
+// The walk's set of seen ids (issue 23): exact like a Set<string>, in a few bytes an id.
+
+describe("CompactIdSet", () => {
+  it("answers as a Set<string> does, for any ids (hex, text, emoji, empty)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.stringMatching(/^[0-9a-f]{0,6}$/),
+            fc.string({ maxLength: 6 }),
+            fc.string({ unit: "binary", maxLength: 4 }),
+            fc.constantFrom("", "a", "A", "0a", "0A", "🚀"),
+          ),
+          { maxLength: 300 },
+        ),
+        (ids) => {
+          const compact = new CompactIdSet();
+          const reference = new Set<string>();
+          for (const id of ids) {
+            const before = reference.size;
+            reference.add(id);
+            expect(compact.add(id)).toBe(reference.size > before);
+          }
+          expect(compact.size).toBe(reference.size);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("is exact when every id hashes alike: a hash match is confirmed by the whole id", () => {
+    for (const hash of [() => 7, (_bytes: Uint8Array, length: number) => length]) {
+      const set = new CompactIdSet(hash);
+      const ids = ["ab", "AB", "ba", "abab", "ab\u0000", "a", "b", "0a0a", "🚀", "x🚀", "00"];
+      for (const id of ids) expect(set.add(id), id).toBe(true);
+      for (const id of ids) expect(set.add(id), id).toBe(false);
+      expect(set.size).toBe(ids.length);
+    }
+  });
+
+  it("holds 400,000 hex ids, every one once, in under 32 bytes an id", () => {
+    const set = new CompactIdSet();
+    const id = (n: number) => `${n.toString(16).padStart(8, "0")}000000000000b45e`;
+    let added = 0;
+    for (let n = 0; n < 400_000; n++) if (set.add(id(n))) added++;
+    expect(added).toBe(400_000);
+    // Repeats from anywhere in the walk are found, and new ones still added.
+    for (const n of [0, 1, 199_999, 399_999]) expect(set.add(id(n))).toBe(false);
+    expect(set.add(id(400_000))).toBe(true);
+    expect(set.size).toBe(400_001);
+    expect(set.bytes / 400_001).toBeLessThan(32);
+  });
+});
