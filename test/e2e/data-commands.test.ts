@@ -329,13 +329,13 @@ describe("directory, agents, ta, ask", () => {
       },
     );
     // The grid shows the intervals the server sent and invents none.
-    expect(alone.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+RSI$/);
+    expect(alone.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+RSI$/);
     const mixed = await cli(["ta", "-c", "base", "--limit", "8"], {
       TOKENINTEL_FORCE_TTY: "1",
       NO_COLOR: "1",
     });
     const lines = mixed.stdout.trimEnd().split("\n");
-    expect(lines[0]).toMatch(/^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W\s+30D\s+RSI$/);
+    expect(lines[0]).toMatch(/^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w\s+30d\s+RSI$/);
     expect(lines.some((l) => /\s-\s+-\s+\d+\.\d/.test(l))).toBe(true);
   });
 

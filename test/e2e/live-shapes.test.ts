@@ -61,11 +61,11 @@ describe("TA as the provider documents it", () => {
   });
 
   const views: Array<[string, RegExp, RegExp]> = [
-    ["change", /^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W\s+30D\s+RSI$/, /[+-]\d+\.\d\d%/],
-    ["rsi", /^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W$/, /\d+\.\d (OB|OS)/],
-    ["support", /^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W$/, /\d\.\d/],
-    ["resistance", /^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W$/, /\d\.\d/],
-    ["sma", /^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W$/, /\d\.\d/],
+    ["change", /^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w\s+30d\s+RSI 1d$/, /[+-]\d+\.\d\d%/],
+    ["rsi", /^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w$/, /\d+\.\d (OB|OS)/],
+    ["support", /^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w$/, /\d\.\d/],
+    ["resistance", /^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w$/, /\d\.\d/],
+    ["sma", /^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w$/, /\d\.\d/],
   ];
   for (const [view, header, cell] of views) {
     it(`--view ${view}: a grid in a terminal, one row per token, one column per interval sent`, async () => {
@@ -102,14 +102,14 @@ describe("TA as the provider documents it", () => {
       COLUMNS: "300",
     });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\n")[0]).toMatch(/30D\s+RSI\s+RSI 1M\s+RSI 5M[\s\S]*RSI 1W\s+NAME\s+UPDATED/);
+    expect(r.stdout.split("\n")[0]).toMatch(/30d\s+RSI 1d\s+RSI 1m\s+RSI 5m[\s\S]*RSI 1w\s+NAME\s+UPDATED/);
   });
 
   it("the flat form is still read (the sandbox serves it on request)", async () => {
     const flat = await start({ taStyle: "flat" });
     const r = await at(flat, ["ta", "-c", "base", "--limit", "3", "-o", "table"], { NO_COLOR: "1" });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+1M\s+5M\s+15M\s+1H\s+4H\s+1D\s+1W\s+30D\s+RSI$/);
+    expect(r.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+1m\s+5m\s+15m\s+1h\s+4h\s+1d\s+1w\s+30d\s+RSI$/);
   });
 });
 
@@ -132,7 +132,7 @@ describe("identity wherever it is", () => {
       });
       expect(table.code, table.stderr).toBe(0);
       const lines = table.stdout.trimEnd().split("\n");
-      expect(lines[0]).toMatch(/^SYMBOL\s+1H\s+RSI$/);
+      expect(lines[0]).toMatch(/^SYMBOL\s+1h\s+RSI$/);
       expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["AAA", "BBB"]);
       expect(lines[2]).toMatch(/-2\.00%/);
     } finally {

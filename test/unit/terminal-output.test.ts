@@ -77,7 +77,7 @@ describe("cells", () => {
     const headers = taColumns([{ price_change_percentage_1m: "1" }, { price_change_percentage_1d: "2" }]).map(
       (c) => c.header,
     );
-    expect(headers).toEqual(["SYMBOL", "1M", "1D", "RSI"]);
+    expect(headers).toEqual(["SYMBOL", "1m", "1d", "RSI"]);
   });
 });
 

@@ -18,12 +18,10 @@ function present(records: unknown[], intervals: readonly string[], make: (i: str
   return intervals.map(make).filter((c) => sent(records, c));
 }
 
+// Intervals are written as the service writes them (1m, 1h, 1d, 1w, 30d): "1M" next to "30D" read
+// as a month.
 const change = (i: string) =>
-  col(
-    i.toUpperCase(),
-    [`token_metrics.price_change_percentage_${i}`, `price_change_percentage_${i}`],
-    "percent",
-  );
+  col(i, [`token_metrics.price_change_percentage_${i}`, `price_change_percentage_${i}`], "percent");
 
 const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
   rsi: "rsi",
@@ -33,13 +31,19 @@ const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
 };
 
 const indicator =
-  (kind: Exclude<TaView, "change">, label = (i: string) => i.toUpperCase()) =>
+  (kind: Exclude<TaView, "change">, label = (i: string) => i) =>
   (i: string) =>
     col(label(i), `technical_indicators.${kind}_${i}`, FORMATS[kind]);
 
-/** The one-value form of an indicator (flat records), or its 1d value (documented ones). */
-const overall = (kind: Exclude<TaView, "change">) =>
-  col(kind.toUpperCase(), [`technical_indicators.${kind}`, `technical_indicators.${kind}_1d`], FORMATS[kind]);
+/**
+ * The one-value form of an indicator (flat records), or its 1d value (documented ones), headed for
+ * what it is: "RSI" for the one value, "RSI 1d" when the records carry it per interval.
+ */
+const overall = (kind: Exclude<TaView, "change">, records: unknown[]) => {
+  const flat = col(kind.toUpperCase(), `technical_indicators.${kind}`, FORMATS[kind]);
+  const daily = col(`${kind.toUpperCase()} 1d`, `technical_indicators.${kind}_1d`, FORMATS[kind]);
+  return sent(records, flat) || !sent(records, daily) ? flat : daily;
+};
 
 const WIDE_EXTRA = [identity.name, updated];
 
@@ -56,13 +60,17 @@ function indicatorView(kind: Exclude<TaView, "change">): TableLayout {
 
 const VIEWS: Record<TaView, TableLayout> = {
   change: {
-    columns: (records) => [identity.symbol, ...present(records, TA_INTERVALS, change), overall("rsi")],
+    columns: (records) => [
+      identity.symbol,
+      ...present(records, TA_INTERVALS, change),
+      overall("rsi", records),
+    ],
     // Several indicators per interval: the RSI of each one beside the changes.
     wide: (records) => [
       ...present(
         records,
         INDICATOR_INTERVALS,
-        indicator("rsi", (i) => `RSI ${i.toUpperCase()}`),
+        indicator("rsi", (i) => `RSI ${i}`),
       ),
       ...WIDE_EXTRA,
     ],
