@@ -176,7 +176,7 @@ describe("check", () => {
     const fails = await check(["--tickers", "CLEAN,BUND15", "--fail-on", "high", "--json"]);
     expect(fails.code).toBe(3);
     expect(fails.stderr.trim()).toBe(
-      "tokenintel: 1 of 2 tokens at high risk or above (--fail-on high): BUND15",
+      "tokenintel: 1 of the 2 tokens named is at high risk or above (--fail-on high): BUND15",
     );
     // The verdicts are still printed, for the script's log.
     expect((JSON.parse(fails.stdout) as Row[]).map((x) => x.level)).toEqual(["low", "high"]);
@@ -191,6 +191,13 @@ describe("check", () => {
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toBe("tokenintel: no data for 1 of 2 tickers, so no verdict: NOSUCH");
     expect((JSON.parse(r.stdout) as Row[]).map((x) => x.symbol)).toEqual(["CLEAN"]);
+    // With --fail-on, the count is of the tokens named, and the one without data is said apart.
+    const failing = await check(["--tickers", "BUND15,NOSUCH", "--fail-on", "medium", "--json"]);
+    expect(failing.code).toBe(3);
+    expect(failing.stderr.trim().split("\n")).toEqual([
+      "tokenintel: warning: no data for 1 of 2 tickers, so no verdict: NOSUCH",
+      "tokenintel: 1 of the 2 tokens named is at medium risk or above (--fail-on medium): BUND15; no verdict for 1 without data",
+    ]);
   });
 
   it("usage errors exit 2 before any request", async () => {

@@ -47,3 +47,21 @@ describe("usage errors", () => {
     });
   }
 });
+
+describe("flags that would be ignored, and empty input", () => {
+  it("directory --sync refuses what it would not apply; ask without a question says how to ask", async () => {
+    const sync = await run(
+      ["directory", "--sandbox", "--sync", "--where", "symbol~a", "--limit", "3"],
+      dir.path,
+    );
+    expect(sync.code).toBe(2);
+    expect(sync.stderr).toBe(
+      "tokenintel: directory --sync stores the whole directory; it does not take --where, --limit (only --chain)\n",
+    );
+    const ask = await run(["ask", "--sandbox", "  "], dir.path);
+    expect(ask.code).toBe(2);
+    expect(ask.stderr).toBe(
+      "tokenintel: ask needs a question: tokenintel ask 'how is $AERO doing?' (or pipe it in with 'ask -')\n",
+    );
+  });
+});

@@ -25,7 +25,10 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     return;
   }
   const question = (questionArg === "-" ? await ctx.io.readInput("ask: '-'") : questionArg).trim();
-  if (!question) throw new UsageError("ask: the question is empty");
+  if (!question)
+    throw new UsageError(
+      `ask needs a question: tokenintel ask 'how is $AERO doing?' (or pipe it in with 'ask -')`,
+    );
   if (question.length > MAX_QUESTION)
     throw new UsageError(`ask: the question is longer than ${MAX_QUESTION} characters`);
   const { chain } = opts;

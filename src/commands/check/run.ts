@@ -113,7 +113,7 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     if (missingNote) ctx.io.warn(missingNote);
     const names = failing.map((r) => r.symbol ?? r.address ?? r.id ?? "?").slice(0, 20);
     throw new RiskError(
-      `${failing.length} of ${rows.length} token${rows.length === 1 ? "" : "s"} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}`,
+      `${failing.length} of the ${selector.items.length} token${selector.items.length === 1 ? "" : "s"} named ${failing.length === 1 ? "is" : "are"} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}${result.missing.length ? `; no verdict for ${result.missing.length} without data` : ""}`,
     );
   }
   if (missingNote) throw new CliError(missingNote);

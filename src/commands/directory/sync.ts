@@ -40,6 +40,8 @@ const NOT_WITH_SYNC = [
   "limit",
   "page",
   "sort",
+  "where",
+  "strict",
   "columns",
   "fields",
   "output",
