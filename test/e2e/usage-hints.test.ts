@@ -50,13 +50,10 @@ describe("usage errors", () => {
 
 describe("flags that would be ignored, and empty input", () => {
   it("directory --sync refuses what it would not apply; ask without a question says how to ask", async () => {
-    const sync = await run(
-      ["directory", "--sandbox", "--sync", "--where", "symbol~a", "--limit", "3"],
-      dir.path,
-    );
+    const sync = await run(["directory", "--sandbox", "--sync", "--where", "symbol~a"], dir.path);
     expect(sync.code).toBe(2);
     expect(sync.stderr).toBe(
-      "tokenintel: directory --sync stores the whole directory; it does not take --where, --limit (only --chain)\n",
+      "tokenintel: --sync stores the whole directory in the token index; it cannot be combined with --where\n",
     );
     const ask = await run(["ask", "--sandbox", "  "], dir.path);
     expect(ask.code).toBe(2);
