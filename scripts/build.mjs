@@ -131,8 +131,10 @@ await writeFile(
 );
 // `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
 // from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
+// dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
+// failed write of the output ends), generated from src/files/ rather than copied into bin/.
 await build({
-  entryPoints: { help: "src/help/fast.ts" },
+  entryPoints: { help: "src/help/fast.ts", shim: "src/files/shim.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,

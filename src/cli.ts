@@ -1,6 +1,7 @@
 import { CommanderError } from "commander";
 import type { Context } from "./context.js";
 import { CliError, ExitCode, UsageError } from "./errors.js";
+import { describeFsError } from "./files/errors.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import type { Flag } from "./flags/table.js";
 import { IO } from "./io.js";
@@ -153,20 +154,6 @@ function writeStack(stack: string): void {
   io.stderr.write(`${io.redact(sanitizeBlock(io.redact(stack)))}\n`);
 }
 
-/** Why stdout failed, in words: "no space left on device (ENOSPC)". */
-function describeWriteError(error: NodeJS.ErrnoException): string {
-  const known: Record<string, string> = {
-    ENOSPC: "no space left on device",
-    EDQUOT: "disk quota exceeded",
-    EIO: "input/output error",
-    EFBIG: "file too large",
-    EBADF: "standard output is closed",
-    EACCES: "permission denied",
-  };
-  const code = error.code ?? "unknown";
-  return `${known[code] ?? error.message ?? "write failed"} (${code})`;
-}
-
 /** `--version --verbose` (in either order, or -V -v) is the long form of `version --verbose`. */
 function verboseVersion(argv: string[]): string[] {
   const args = new Set(argv.slice(2));
@@ -195,7 +182,7 @@ async function main(commandLine: string[]): Promise<void> {
   process.on("SIGTERM", onSignal(143));
   io.onStdoutClosed = () => process.exit(ExitCode.ok);
   io.onStdoutFailed = (error) => {
-    io.err(`tokenintel: could not write the output: ${describeWriteError(error)}`);
+    io.err(`tokenintel: could not write the output: ${describeFsError(error)}`);
     // Still say what was paid before leaving.
     void closeContext().then(() => process.exit(ExitCode.error));
   };

@@ -81,6 +81,7 @@ export class Context implements RunContext {
         dir: responseCacheDir(this.io.env),
         ttlMs: await this.settings.cacheTtlMs(),
         maxBodyBytes: this.globals.maxBody ?? DEFAULT_MAX_BODY_BYTES,
+        onProblem: (message) => this.io.warn(message),
       });
     })();
     return this.cachePromise;

@@ -1,38 +1,27 @@
-import {
-  chmodSync,
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readSync,
-  renameSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir } from "../config/paths.js";
+import { makePrivateDir, readPrivateFile, writePrivateFile } from "../files/private.js";
+import { redactSecrets, secretPattern } from "../output/secrets.js";
 
 // Answers to GET requests kept on disk for --cache <ttl>. An entry is one file named by a digest of
 // what was asked (origin, method, path and query without the key) and of whose key asked it (a
 // digest of the key, never the key). It holds the status, the content type and the body text: no
-// key, no payment header. Files are 0600 in a 0700 folder, written whole (temp file + rename);
-// an entry that is not ours, not private, too large, corrupt or past the TTL is never trusted.
+// key, no payment header, and a body that echoes the key has it masked (***) as output does. Files
+// are private-file module files (0600 in a 0700 folder of the user's own, written whole); an entry
+// that is not ours, not private, too large, corrupt or past the TTL is never trusted. A cache that
+// cannot be written (a read-only folder, a full disk) says so once on stderr and the run goes on.
 
 /** The folder of the response cache (what `tokenintel cache path` prints). */
 export function responseCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(cacheDir(env), "responses");
 }
 
-const DIR_MODE = 0o700;
-
 /** node:crypto when a cache is used, not at every start (loading it costs ~3 ms). */
 const crypto = () => process.getBuiltinModule("node:crypto");
-const FILE_MODE = 0o600;
 const ENTRY_NAME = /^[0-9a-f]{64}\.json$/;
-const TEMP_NAME = /^\.tmp-[0-9a-f]{16}$/;
+/** Temporary files: the private-file module's (`.<entry>.<random>.tmp`), and this module's old ones. */
+const TEMP_NAME = /^\.(?:tmp-[0-9a-f]{16}|[0-9a-f]{64}\.json\.[0-9a-f]{16}\.tmp)$/;
 /** Room for the envelope around the body (status, content type, request line, JSON quoting). */
 const ENVELOPE_BYTES = 64 * 1024;
 const FORMAT = 1;
@@ -86,6 +75,8 @@ export interface ResponseCacheOptions {
   maxBodyBytes: number;
   now?: () => number;
   uid?: number | undefined;
+  /** Told once, in one line, when answers cannot be cached (the folder or a write failed). */
+  onProblem?: (message: string) => void;
 }
 
 export class ResponseCache {
@@ -94,6 +85,8 @@ export class ResponseCache {
   private readonly maxBodyBytes: number;
   private readonly now: () => number;
   private readonly uid: number | undefined;
+  private readonly onProblem: (message: string) => void;
+  private told = false;
   /** Whether the folder was made (or found) private and ours; undefined until first needed. */
   private usable: boolean | undefined;
   private swept = false;
@@ -106,6 +99,15 @@ export class ResponseCache {
     this.maxBodyBytes = options.maxBodyBytes;
     this.now = options.now ?? Date.now;
     this.uid = "uid" in options ? options.uid : process.getuid?.();
+    this.onProblem = options.onProblem ?? (() => {});
+  }
+
+  /** Says once why answers are not cached; the run goes on without the cache. */
+  private problem(error: unknown): void {
+    if (this.told) return;
+    this.told = true;
+    const why = error instanceof Error ? error.message : String(error);
+    this.onProblem(`--cache: answers are not being cached: ${why}`);
   }
 
   get enabled(): boolean {
@@ -144,15 +146,13 @@ export class ResponseCache {
       request: requestLine(req),
       status: answer.status,
       ...(typeof contentType === "string" ? { contentType: contentType.slice(0, 200) } : {}),
-      text: answer.text,
+      // A body that echoes the key is kept with the key masked, as output shows it.
+      text: req.apiKey ? redactSecrets(answer.text, [secretPattern(req.apiKey)]) : answer.text,
     };
-    const temp = join(this.dir, `.tmp-${crypto().randomBytes(8).toString("hex")}`);
     try {
-      writeFileSync(temp, JSON.stringify(entry), { mode: FILE_MODE, flag: "wx" });
-      chmodSync(temp, FILE_MODE);
-      renameSync(temp, join(this.dir, entryName(req)));
-    } catch {
-      removeQuietly(temp);
+      writePrivateFile(join(this.dir, entryName(req)), JSON.stringify(entry), "a cached answer");
+    } catch (error) {
+      this.problem(error);
     }
   }
 
@@ -196,20 +196,14 @@ export class ResponseCache {
   private folderUsable(create: boolean): boolean {
     if (this.usable !== undefined) return this.usable;
     try {
-      if (create) {
-        mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
-      }
-      const stat = lstatSync(this.dir);
-      const ours = this.uid === undefined || stat.uid === this.uid;
-      if (!stat.isDirectory() || !ours) {
-        this.usable = false;
-        return false;
-      }
-      if ((stat.mode & 0o077) !== 0) chmodSync(this.dir, DIR_MODE);
+      makePrivateDir(this.dir, "the response cache folder", { uid: this.uid });
       this.usable = true;
-    } catch {
+    } catch (error) {
       // A folder that does not exist yet holds nothing to read; try again when writing.
-      if (create) this.usable = false;
+      if (create) {
+        this.usable = false;
+        this.problem(error);
+      }
       return false;
     }
     return true;
@@ -217,32 +211,9 @@ export class ResponseCache {
 
   /** An entry's content, or undefined when it is missing, not ours, not private, too large or corrupt. */
   private read(path: string): StoredEntry | undefined {
-    let fd: number;
-    try {
-      fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    } catch {
-      return undefined;
-    }
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) return undefined;
-      if (this.uid !== undefined && stat.uid !== this.uid) return undefined;
-      if ((stat.mode & 0o077) !== 0) return undefined;
-      const limit = this.maxBodyBytes * 6 + ENVELOPE_BYTES; // a body escaped in JSON grows at most 6-fold
-      if (stat.size > limit) return undefined;
-      const buffer = Buffer.alloc(stat.size);
-      let read = 0;
-      while (read < stat.size) {
-        const n = readSync(fd, buffer, read, stat.size - read, read);
-        if (n === 0) break;
-        read += n;
-      }
-      return parseEntry(buffer.toString("utf8", 0, read), this.maxBodyBytes);
-    } catch {
-      return undefined;
-    } finally {
-      closeSync(fd);
-    }
+    const limit = this.maxBodyBytes * 6 + ENVELOPE_BYTES; // a body escaped in JSON grows at most 6-fold
+    const read = readPrivateFile(path, "a cached answer", limit, { uid: this.uid });
+    return read.state === "ok" ? parseEntry(read.text, this.maxBodyBytes) : undefined;
   }
 }
 

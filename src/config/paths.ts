@@ -1,7 +1,14 @@
-import { chmodSync, mkdirSync, readFileSync, type Stats, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync, type Stats, statSync } from "node:fs";
+import { join } from "node:path";
 import envPaths from "env-paths";
 import { UsageError } from "../errors.js";
+import { describeFsError } from "../files/errors.js";
+import {
+  createPrivateDirs,
+  PRIVATE_DIR_MODE,
+  PRIVATE_FILE_MODE,
+  PrivateFileError,
+} from "../files/private.js";
 
 /** The folder of the config store: TOKENINTEL_CONFIG_DIR, or the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -21,9 +28,9 @@ export function configFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Mode of every folder tokenintel creates for its config (whatever the umask). */
-export const CONFIG_DIR_MODE = 0o700;
+export const CONFIG_DIR_MODE = PRIVATE_DIR_MODE;
 /** Mode of the config file. */
-export const CONFIG_FILE_MODE = 0o600;
+export const CONFIG_FILE_MODE = PRIVATE_FILE_MODE;
 
 /** What the ownership check needs to know about a path (injectable for tests). */
 export interface PathFacts {
@@ -69,9 +76,7 @@ export function assertTrusted(
     facts = stat(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw new UsageError(
-      `cannot read the config ${kind} ${path}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-    );
+    throw new UsageError(`cannot read the config ${kind} ${path}: ${describeFsError(error)}`);
   }
   const reason = untrustedReason(path, kind, facts, myUid);
   if (reason) throw new UsageError(reason);
@@ -79,31 +84,20 @@ export function assertTrusted(
 }
 
 /**
- * Creates the config folder and every missing folder above it with mode 0700, whatever the umask
- * (mkdir's mode is filtered by the umask, so each new folder is chmod-ed as well).
+ * Creates the config folder and every missing folder above it with mode 0700, whatever the umask.
+ * A folder that cannot be made is a config error (exit 2), said in one line.
  */
 export function ensureConfigDir(dir: string): void {
-  const missing: string[] = [];
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    try {
-      statSync(d);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT" || dirname(d) === d) break;
-      missing.unshift(d);
-    }
+  try {
+    createPrivateDirs(dir, "the config folder");
+  } catch (error) {
+    throw asConfigError(error);
   }
-  for (const d of missing) {
-    try {
-      mkdirSync(d, { mode: CONFIG_DIR_MODE });
-      chmodSync(d, CONFIG_DIR_MODE);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
-      throw new UsageError(
-        `cannot create the config folder ${d}: ${(error as NodeJS.ErrnoException).code ?? "error"}`,
-      );
-    }
-  }
+}
+
+/** A private-file failure on the config store is a config error: exit 2, the same one line. */
+export function asConfigError(error: unknown): unknown {
+  return error instanceof PrivateFileError ? new UsageError(error.message) : error;
 }
 
 export interface StoredConfig {
@@ -111,9 +105,31 @@ export interface StoredConfig {
   settings?: Record<string, string>;
 }
 
+/** The config file's text for a value, as conf writes it (tab-indented JSON). */
+export function serializeConfig(value: unknown): string {
+  return JSON.stringify(value, undefined, "\t");
+}
+
+/**
+ * The config file's value from its text: what conf reads (its `deserialize`) and what the fast
+ * reader reads, so the two can never disagree. A file that is not a JSON object is a config error
+ * that names the file and never quotes it (it holds the key).
+ */
+export function parseConfig(text: string, file: string): StoredConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text || "{}");
+  } catch {
+    throw new UsageError(`the config file ${file} is not valid JSON; fix it or remove it`);
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new UsageError(`the config file ${file} does not hold a JSON object; fix it or remove it`);
+  return value as StoredConfig;
+}
+
 /**
  * Reads the store without loading conf (and its JSON-schema validator): every data command reads
- * settings, few write them. Writes go through ConfigStore, which uses the same file.
+ * settings, few write them. Writes go through ConfigStore, which uses the same file and format.
  */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
   const file = configFile(env);
@@ -124,14 +140,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): StoredConfig {
     text = readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return {};
-    throw new UsageError(
-      `cannot read the config file ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`,
-    );
+    throw new UsageError(`cannot read the config file ${file}: ${describeFsError(error)}`);
   }
-  try {
-    const value = JSON.parse(text || "{}") as unknown;
-    return value && typeof value === "object" ? (value as StoredConfig) : {};
-  } catch {
-    throw new UsageError(`the config file ${file} is not valid JSON; fix it or remove it`);
-  }
+  return parseConfig(text, file);
 }

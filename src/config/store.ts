@@ -1,17 +1,38 @@
-import { chmodSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import type Conf from "conf";
 import { UsageError } from "../errors.js";
+import { describeFsError } from "../files/errors.js";
+import { withFileLock } from "../files/lock.js";
+import { writePrivateFile } from "../files/private.js";
 import type { ConfigKey } from "./keys.js";
-import { assertTrusted, CONFIG_FILE_MODE, configDir, configFile, ensureConfigDir } from "./paths.js";
+import {
+  asConfigError,
+  assertTrusted,
+  CONFIG_FILE_MODE,
+  configDir,
+  configFile,
+  ensureConfigDir,
+  parseConfig,
+  serializeConfig,
+} from "./paths.js";
 
 interface StoreShape {
   apiKey?: string;
   settings?: Partial<Record<ConfigKey, string>>;
 }
 
-/** The conf store: a JSON file, mode 0600, in a folder of mode 0700. */
+/**
+ * The conf store: a JSON file, mode 0600, in a folder of mode 0700. conf reads and writes it in the
+ * format paths.ts defines (the fast reader's), and writes it through the private-file module
+ * (random temporary name, fsync, rename). Every change is a read-modify-write under the file's lock:
+ * conf re-reads the file on each access, so two runs at once (a logout beside `config set`s) each
+ * change what the other left, and neither loses the other's change.
+ */
 export class ConfigStore {
-  private constructor(private readonly conf: Conf<StoreShape>) {}
+  private constructor(
+    private readonly conf: Conf<StoreShape>,
+    private readonly file: string,
+  ) {}
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ConfigStore> {
     const { default: ConfClass } = await import("conf");
@@ -30,15 +51,31 @@ export class ConfigStore {
         configName: "config",
         cwd,
         configFileMode: CONFIG_FILE_MODE,
+        serialize: serializeConfig,
+        deserialize: (text) => parseConfig(text, file) as StoreShape,
       });
     } catch (error) {
       // Never quote the parser's message: it shows part of the file, and the file holds the key.
+      if (error instanceof UsageError) throw error;
       if (error instanceof SyntaxError)
         throw new UsageError(`the config file ${file} is not valid JSON; fix it or remove it`);
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`cannot read the config file ${file}${code ? `: ${code}` : ""}`);
+      throw new UsageError(`cannot read the config file ${file}: ${describeFsError(error)}`);
     }
-    return new ConfigStore(conf);
+    // conf's one write path (a private method, hence the cast) goes through the private-file module.
+    const writable = conf as unknown as { _write?: (value: StoreShape) => void };
+    if (typeof writable._write !== "function")
+      throw new Error("conf no longer writes through _write: update src/config/store.ts");
+    writable._write = (value) => writePrivateFile(file, serializeConfig(value), "the config file");
+    return new ConfigStore(conf, file);
+  }
+
+  /** Runs one read-modify-write of the file under its lock; a failure is a config error (exit 2). */
+  private change<T>(work: () => T): T {
+    try {
+      return withFileLock(this.file, work, { what: "the config file" });
+    } catch (error) {
+      throw asConfigError(error);
+    }
   }
 
   get path(): string {
@@ -50,14 +87,15 @@ export class ConfigStore {
   }
 
   setApiKey(key: string): void {
-    this.conf.set("apiKey", key);
-    this.tighten();
+    this.change(() => this.conf.set("apiKey", key));
   }
 
   deleteApiKey(): boolean {
-    const had = this.conf.has("apiKey");
-    this.conf.delete("apiKey");
-    return had;
+    return this.change(() => {
+      const had = this.conf.has("apiKey");
+      this.conf.delete("apiKey");
+      return had;
+    });
   }
 
   get(key: ConfigKey): string | undefined {
@@ -65,14 +103,15 @@ export class ConfigStore {
   }
 
   set(key: ConfigKey, value: string): void {
-    this.conf.set("settings", { ...this.conf.get("settings"), [key]: value });
-    this.tighten();
+    this.change(() => this.conf.set("settings", { ...this.conf.get("settings"), [key]: value }));
   }
 
   unset(key: ConfigKey): void {
-    const settings = { ...this.conf.get("settings") };
-    delete settings[key];
-    this.conf.set("settings", settings);
+    this.change(() => {
+      const settings = { ...this.conf.get("settings") };
+      delete settings[key];
+      this.conf.set("settings", settings);
+    });
   }
 
   settings(): Partial<Record<ConfigKey, string>> {
@@ -85,14 +124,6 @@ export class ConfigStore {
       return statSync(this.conf.path).mode & 0o777;
     } catch {
       return undefined;
-    }
-  }
-
-  private tighten(): void {
-    try {
-      chmodSync(this.conf.path, CONFIG_FILE_MODE);
-    } catch {
-      // the write itself would have failed loudly
     }
   }
 }

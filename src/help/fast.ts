@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { endOnOutputError } from "../files/stdout.js";
 import { type HelpPages, helpPageFor, renderHelp } from "./render.js";
 
 // dist/help.cjs: what the shim loads for a help request, alone (no program, no commander).
@@ -13,12 +14,8 @@ export function printHelp(args: readonly string[], pagesFile: string): boolean {
   const page = helpPageFor(args, pages);
   if (!page) return false;
   const out = process.stdout;
-  out.on("error", (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head -1`): nothing more to say. Anything else: say it, exit 1.
-    if (error.code !== "EPIPE")
-      process.stderr.write(`tokenintel: could not write the output: ${error.code ?? error.message}\n`);
-    process.exit(error.code === "EPIPE" ? 0 : 1);
-  });
+  // The reader went away (`| head -1`): exit 0. Anything else (a full disk): one line, exit 1.
+  endOnOutputError(out);
   out.write(renderHelp(page, (out.isTTY ? out.columns : undefined) ?? 80));
   return true;
 }

@@ -1,20 +1,21 @@
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import { cacheDir } from "../config/paths.js";
+import {
+  assertWritableDir,
+  checkPrivateDir,
+  makePrivateDir,
+  type PrivacyChecks,
+  readPrivateFile,
+  type WriteCalls,
+  writePrivateFile,
+} from "../files/private.js";
 
 // The local token index: the directory (symbol, name, address, id, ecosystem) of each chain, kept
 // in the user's cache folder by `directory --sync`. Shell completion reads it on every Tab, so this
-// module imports nothing but node:fs, node:path and env-paths, and reading it never makes a request.
+// module imports nothing but node:fs, node:path, env-paths and the private-file module, and reading
+// it never makes a request. The index decides where --resolve sends a query, so one in a folder or
+// file that another user owns, or that others may write to, is never trusted (a shared
+// TOKENINTEL_CACHE_DIR such as /tmp/shared), and it is written through the private-file module.
 
 export const INDEX_CHAINS = ["base", "solana"] as const;
 export type IndexChain = (typeof INDEX_CHAINS)[number];
@@ -48,66 +49,95 @@ export function indexFile(chain: IndexChain, env: NodeJS.ProcessEnv = process.en
 /** The source of an index synced from the sandbox (--sandbox). */
 export const SANDBOX_SOURCE = "sandbox";
 
-const DIR_MODE = 0o700;
-const FILE_MODE = 0o600;
+/** The largest index read (the directory of a chain is a few MB). */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 function isEntry(value: unknown): value is IndexEntry {
   return Array.isArray(value) && value.length === 5 && value.every((v) => typeof v === "string");
 }
 
-/** The chain's index, or undefined when there is none or it cannot be read (a damaged one is ignored). */
+/** What reading a chain's index found: none, one that is not trusted or is damaged (and why), or it. */
+export type IndexState =
+  | { state: "missing" }
+  | { state: "untrusted"; reason: string }
+  | { state: "damaged"; reason: string }
+  | { state: "ok"; index: TokenIndex };
+
+/** The chain's index and whether it can be trusted; never throws. */
+export function loadIndex(
+  chain: IndexChain,
+  env: NodeJS.ProcessEnv = process.env,
+  sandbox = false,
+  checks: PrivacyChecks = {},
+): IndexState {
+  const file = indexFile(chain, env, sandbox);
+  const read = readPrivateFile(file, `the ${chain} token index`, MAX_INDEX_BYTES, checks);
+  if (read.state === "missing") return read;
+  if (read.state === "unreadable") return { state: "damaged", reason: read.reason };
+  if (read.state === "untrusted") return read;
+  for (const [dir, what] of [
+    [cacheDir(env), "the cache folder"],
+    [indexDir(env, sandbox), "the token index folder"],
+  ] as const) {
+    try {
+      checkPrivateDir(dir, what, checks);
+    } catch (error) {
+      return { state: "untrusted", reason: (error as Error).message };
+    }
+  }
+  const damaged = (why: string): IndexState => ({
+    state: "damaged",
+    reason: `the ${chain} token index ${file} is damaged (${why}); run 'tokenintel directory --sync -c ${chain}${sandbox ? " --sandbox" : ""}' to rebuild it`,
+  });
+  let value: Partial<TokenIndex>;
+  try {
+    value = JSON.parse(read.text) as Partial<TokenIndex>;
+  } catch {
+    return damaged("not valid JSON");
+  }
+  if (value?.version !== 1 || value.chain !== chain || !Array.isArray(value.tokens))
+    return damaged("not an index of this chain");
+  if (typeof value.syncedAt !== "string" || typeof value.source !== "string")
+    return damaged("no sync time or source");
+  return { state: "ok", index: { ...value, tokens: value.tokens.filter(isEntry) } as TokenIndex };
+}
+
+/** The chain's index, or undefined when there is none, or it is damaged or not trusted (completion). */
 export function readIndex(
   chain: IndexChain,
   env: NodeJS.ProcessEnv = process.env,
   sandbox = false,
 ): TokenIndex | undefined {
-  let text: string;
-  try {
-    text = readFileSync(indexFile(chain, env, sandbox), "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const value = JSON.parse(text) as Partial<TokenIndex>;
-    if (value?.version !== 1 || value.chain !== chain || !Array.isArray(value.tokens)) return undefined;
-    if (typeof value.syncedAt !== "string" || typeof value.source !== "string") return undefined;
-    return { ...value, tokens: value.tokens.filter(isEntry) } as TokenIndex;
-  } catch {
-    return undefined;
-  }
+  const loaded = loadIndex(chain, env, sandbox);
+  return loaded.state === "ok" ? loaded.index : undefined;
 }
 
-/** Creates the folder and each missing one above it with mode 0700, whatever the umask. */
-function ensureDir(dir: string): void {
-  const target = resolve(dir);
-  mkdirSync(target, { recursive: true, mode: DIR_MODE });
-  // mkdir's mode passes through the umask; the index folder itself is made private in any case.
-  for (let d = target, i = 0; i < 2; d = dirname(d), i++) {
-    try {
-      chmodSync(d, DIR_MODE);
-    } catch {
-      // A parent that is not ours stays as it is.
-    }
-  }
+/**
+ * Makes the index folder (0700, in a cache folder of the user's own) and checks that a file can be
+ * written in it: called before a sync downloads anything. Throws the one-line reason (exit 1).
+ */
+export function prepareIndexDir(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
+  const dir = indexDir(env, sandbox);
+  makePrivateDir(cacheDir(env), "the cache folder");
+  makePrivateDir(dir, "the token index folder");
+  assertWritableDir(dir, "the token index folder");
+  return dir;
 }
 
-/** Writes the chain's index atomically (a private temporary file, then a rename): 0600 in a 0700 folder. */
-export function writeIndex(index: TokenIndex, env: NodeJS.ProcessEnv = process.env): string {
-  const file = indexFile(index.chain, env, index.source === SANDBOX_SOURCE);
-  ensureDir(dirname(file));
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w", FILE_MODE);
-  try {
-    writeSync(fd, `${JSON.stringify(index)}\n`);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  chmodSync(temp, FILE_MODE);
-  renameSync(temp, file);
+/**
+ * Writes the chain's index whole or not at all (the private-file module: a random exclusive
+ * temporary file, fsync, rename): 0600 in a 0700 folder. A failed write keeps the previous index
+ * and throws one line (exit 1).
+ */
+export function writeIndex(
+  index: TokenIndex,
+  env: NodeJS.ProcessEnv = process.env,
+  calls: Partial<WriteCalls> = {},
+): string {
+  const sandbox = index.source === SANDBOX_SOURCE;
+  prepareIndexDir(env, sandbox);
+  const file = indexFile(index.chain, env, sandbox);
+  writePrivateFile(file, `${JSON.stringify(index)}\n`, "the token index", calls);
   return file;
 }
 
@@ -130,8 +160,12 @@ export function tokensWithTicker(index: TokenIndex, ticker: string): IndexEntry[
 /** For `config list`: "base 1000 tokens, synced 5m ago; solana (none)", or undefined with no index at all. */
 export function describeIndex(env: NodeJS.ProcessEnv = process.env, now = Date.now()): string {
   const parts = INDEX_CHAINS.map((chain) => {
-    const index = readIndex(chain, env);
-    if (!index) return `${chain} (not synced)`;
+    const loaded = loadIndex(chain, env);
+    if (loaded.state === "missing") return `${chain} (not synced)`;
+    if (loaded.state === "damaged")
+      return `${chain} (damaged: run 'tokenintel directory --sync -c ${chain}')`;
+    if (loaded.state === "untrusted") return `${chain} (not used: ${loaded.reason})`;
+    const { index } = loaded;
     return `${chain} ${index.tokens.length} tokens, synced ${ageOf(index.syncedAt, now)} ago (${index.syncedAt}) from ${index.source}`;
   });
   return `${parts.join("; ")}; refresh with 'tokenintel directory --sync'`;

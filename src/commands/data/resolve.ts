@@ -5,7 +5,7 @@ import {
   ageOf,
   INDEX_CHAINS,
   indexSource,
-  readIndex,
+  loadIndex,
   SANDBOX_SOURCE,
   type TokenIndex,
   tokensWithTicker,
@@ -33,9 +33,14 @@ export async function applyTokenIndex(
   if (selector?.kind !== "ticker") return selector;
   const indexChain = INDEX_CHAINS.find((c) => c === chain);
   const source = await indexSource(ctx);
-  let index: TokenIndex | undefined = indexChain
-    ? readIndex(indexChain, io.env, source === SANDBOX_SOURCE)
-    : undefined;
+  const loaded = indexChain ? loadIndex(indexChain, io.env, source === SANDBOX_SOURCE) : undefined;
+  // A damaged index, or one another user could have written, is never used; said once, on stderr.
+  if (loaded?.state === "damaged" || loaded?.state === "untrusted") {
+    const why = loaded.state === "untrusted" ? `not used: ${loaded.reason}` : loaded.reason;
+    if (resolve) throw new UsageError(`--resolve: ${why}`);
+    io.warn(why);
+  }
+  let index: TokenIndex | undefined = loaded?.state === "ok" ? loaded.index : undefined;
   if (index && index.source !== source) {
     if (resolve) {
       throw new UsageError(

@@ -10,6 +10,8 @@ import {
   type IndexChain,
   type IndexEntry,
   indexSource,
+  prepareIndexDir,
+  SANDBOX_SOURCE,
   writeIndex,
 } from "../../token-index/store.js";
 import type { DIRECTORY_FLAGS } from "./index.js";
@@ -82,6 +84,8 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
     return;
   }
   const source = await indexSource(ctx);
+  // A folder that cannot take the index fails now, not after every page was downloaded.
+  prepareIndexDir(ctx.io.env, source === SANDBOX_SOURCE);
   for (const chain of chains) {
     const query = queryFor(chain);
     const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);

@@ -1,0 +1,208 @@
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
+import { hostname } from "node:os";
+import { describeFsError } from "./errors.js";
+import { PRIVATE_FILE_MODE, PrivateFileError, removeQuietly, untrustedReason } from "./private.js";
+
+// Read-modify-write of a private file (two `config set` at once, a logout beside them, the payment
+// ledger's appends) goes under a lock file beside it: `<file>.lock`, created exclusively, holding
+// the holder's pid, host and a random token. A lock whose holder is gone (its pid no longer runs on
+// this host) or that is older than `staleMs` is taken over; waiting is bounded, then one line says
+// who holds it.
+
+export interface LockOptions {
+  /** How long to wait for another holder, in ms (default 10 s). */
+  timeoutMs?: number;
+  /** A lock older than this is a crashed holder's, whatever its pid (default 30 s). */
+  staleMs?: number;
+  /** Whether a pid runs on this host (injectable). */
+  isAlive?: (pid: number) => boolean;
+  /** Names the file in messages ("the config file"). */
+  what?: string;
+}
+
+const LOCK_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+
+function pidRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"; // runs, as another user
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+interface Holder {
+  pid: number | undefined;
+  host: string;
+  token: string;
+  ino: number;
+  ageMs: number;
+}
+
+function readHolder(lock: string): Holder | undefined {
+  try {
+    const stat = lstatSync(lock);
+    const fd = openSync(lock, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    let text: string;
+    try {
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
+    const [pid, host = "", token = ""] = text.split("\n");
+    const n = Number(pid);
+    return {
+      pid: Number.isInteger(n) && n > 0 ? n : undefined,
+      host,
+      token,
+      ino: stat.ino,
+      ageMs: Date.now() - stat.mtimeMs,
+    };
+  } catch {
+    return undefined; // gone already: try again
+  }
+}
+
+/**
+ * Takes a stale lock away. Renamed aside first, so that of two processes that judged it stale only
+ * one removes it; one that finds it moved a fresh lock (not the one it judged) puts it back.
+ */
+function breakStale(lock: string, holder: Holder): void {
+  const aside = `${lock}.stale-${process.pid}-${Date.now()}`;
+  try {
+    renameSync(lock, aside);
+  } catch {
+    return;
+  }
+  try {
+    if (lstatSync(aside).ino !== holder.ino) linkSync(aside, lock); // fails if a newer lock exists
+  } catch {
+    // a newer lock exists: it stays
+  }
+  removeQuietly(aside);
+}
+
+/** Takes the lock on `target` (waiting up to timeoutMs); returns the token that releases it. */
+export function acquireLock(target: string, options: LockOptions = {}): string {
+  const lock = `${target}.lock`;
+  const { timeoutMs = 10_000, staleMs = 30_000, isAlive = pidRuns, what = "the file" } = options;
+  const token = process.getBuiltinModule("node:crypto").randomBytes(8).toString("hex");
+  const host = hostname();
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 2; ; delay = Math.min(delay * 2, 40)) {
+    try {
+      const fd = openSync(lock, LOCK_NEW, PRIVATE_FILE_MODE);
+      try {
+        writeSync(fd, `${process.pid}\n${host}\n${token}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return token;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+        throw new PrivateFileError(
+          `cannot lock ${what} ${target}: ${describeFsError(error)}`,
+          target,
+          (error as NodeJS.ErrnoException).code,
+        );
+      }
+    }
+    const holder = readHolder(lock);
+    if (!holder) continue;
+    const gone = holder.pid !== undefined && holder.host === host && !isAlive(holder.pid);
+    if (gone || holder.ageMs > staleMs) {
+      breakStale(lock, holder);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new PrivateFileError(
+        `${what} ${target} is locked by another tokenintel (pid ${holder.pid ?? "unknown"}) for more than ${Math.round(timeoutMs / 1000)} s; try again, or remove ${lock} if no tokenintel is running`,
+        target,
+        "ELOCKED",
+      );
+    }
+    sleepSync(delay + Math.random() * delay);
+  }
+}
+
+/** Gives the lock back, unless it was taken over (stale) and is someone else's now. */
+export function releaseLock(target: string, token: string): void {
+  const lock = `${target}.lock`;
+  if (readHolder(lock)?.token === token) removeQuietly(lock);
+}
+
+/** Runs `work` holding the lock on `target`: what it reads is what no one else changes meanwhile. */
+export function withFileLock<T>(target: string, work: () => T, options: LockOptions = {}): T {
+  const token = acquireLock(target, options);
+  try {
+    return work();
+  } finally {
+    releaseLock(target, token);
+  }
+}
+
+/**
+ * Appends one line to a private file under its lock (the payment ledger): created 0600, never
+ * through a link, refused when it is not the user's own or others may write to it, fsynced; a
+ * failed append is cut back so that the file keeps only whole lines.
+ */
+export function appendPrivateLine(file: string, line: string, options: LockOptions = {}): void {
+  const what = options.what ?? "the file";
+  withFileLock(
+    file,
+    () => {
+      let fd: number | undefined;
+      let keepBytes: number | undefined;
+      try {
+        fd = openSync(
+          file,
+          constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+          PRIVATE_FILE_MODE,
+        );
+        const stat = fstatSync(fd);
+        const reason = stat.isFile()
+          ? untrustedReason(file, what, stat, process.getuid?.())
+          : `${what} ${file} is not a plain file`;
+        if (reason) throw new PrivateFileError(reason, file, "EPERM");
+        keepBytes = stat.size;
+        const bytes = Buffer.from(line.endsWith("\n") ? line : `${line}\n`);
+        for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+        fsyncSync(fd);
+      } catch (error) {
+        if (fd !== undefined && keepBytes !== undefined) {
+          try {
+            ftruncateSync(fd, keepBytes);
+          } catch {
+            // nothing more to undo
+          }
+        }
+        if (error instanceof PrivateFileError) throw error;
+        throw new PrivateFileError(
+          `could not write ${what} ${file}: ${describeFsError(error)}; the previous one was kept`,
+          file,
+          (error as NodeJS.ErrnoException).code,
+        );
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+    },
+    options,
+  );
+}
