@@ -106,7 +106,10 @@ function normalized(
   const series = lines.map((l) => {
     const sampled = resample(l, plotWidth);
     let last = sampled.find((p) => p.value !== undefined)?.value ?? 0;
-    return sampled.map((p) => (p.value === undefined ? last : (last = p.value)));
+    return sampled.map((p) => {
+      if (p.value !== undefined) last = p.value;
+      return last;
+    });
   });
   const chart = plot(series, {
     height: Math.max(1, height - 1),
