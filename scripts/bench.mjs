@@ -47,11 +47,12 @@ function sandbox(args) {
 }
 
 /** One run: wall time in ms, stdout kept only when asked for. */
-function run(node, args, { env = {}, capture = false } = {}) {
+function run(node, args, { env = {}, capture = false, input } = {}) {
   const t0 = performance.now();
   const r = spawnSync(node, args, {
     env: { ...clean, ...env },
-    stdio: ["ignore", capture ? "pipe" : "ignore", "pipe"],
+    stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "ignore", "pipe"],
+    input,
     maxBuffer: 1 << 30,
   });
   const ms = performance.now() - t0;
@@ -86,7 +87,7 @@ const ratioCell = (ours, floor, label) => ({
 
 /** The figures of issue #14 on one node binary. */
 function measure(node, servers) {
-  const { s0, s50, big } = servers;
+  const { s0, s50, big, huge } = servers;
   const key = (s) => ["--base-url", s.url, "--api-key", s.key];
   const cli = (args, env) => () => run(node, [BIN, ...args], { env });
   const node0 = () => run(node, ["-e", "0"]);
@@ -133,6 +134,41 @@ function measure(node, servers) {
   const rate = 100_000 / (median(runs.map((r) => r.ms)) / 1000);
   const mb = Math.max(...runs.map((r) => r.kb)) / 1024;
   out.ndjson = { mb, rate, text: `${mb.toFixed(0)} MB, ${Math.round(rate / 1000)}k rec/s` };
+
+  // The same stream at 100,000 and at 400,000 records (--max-pages 5000): its memory must not grow
+  // with its length. Peak RSS of each, the highest of 3 runs.
+  const peak = (n) => {
+    const kb = [];
+    for (let i = 0; i < 3; i++) {
+      const r = run(node, [
+        "-r",
+        rss,
+        BIN,
+        ...key(huge),
+        "directory",
+        "-c",
+        "base",
+        "--ndjson",
+        "--max-pages",
+        "5000",
+        "--limit",
+        String(n),
+      ]);
+      kb.push(Number(/MAX_RSS_KB=(\d+)/.exec(r.stderr)?.[1]));
+    }
+    return Math.max(...kb) / 1024;
+  };
+  const [small, large] = [peak(100_000), peak(400_000)];
+  out.growth = {
+    value: large - small,
+    text: `+${(large - small).toFixed(1)} MB (${small.toFixed(0)} → ${large.toFixed(0)} MB)`,
+  };
+
+  // `tokenintel mcp` answering `initialize` (then its stdin closes and it ends) vs `--help`.
+  const init = `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } })}\n`;
+  out.mcp = ratioCell(
+    ...sideBySide(() => run(node, [BIN, "mcp", ...key(s0)], { input: init }), cli(["--help"])),
+  );
   return out;
 }
 
@@ -148,6 +184,8 @@ const ROWS = [
     "≤ 90 MB, ≥ 120k rec/s",
     (c) => c.mb <= 90 && c.rate >= 120_000,
   ],
+  ["NDJSON 400,000 records vs 100,000: peak RSS growth", "growth", "≤ 10 MB", (c) => c.value <= 10],
+  ["`mcp` answering initialize vs `--help`", "mcp", "≤ 1.5×", (c) => c.value <= 1.5],
 ];
 
 const extra = majorLines(process.argv.slice(2), "bench");
@@ -161,6 +199,7 @@ const servers = Object.fromEntries(
     sandbox([]).then((s) => ["s0", s]),
     sandbox(["--latency", String(LATENCY)]).then((s) => ["s50", s]),
     sandbox(["--tokens", "100000", "--directory-style", "envelope"]).then((s) => ["big", s]),
+    sandbox(["--tokens", "420000", "--directory-style", "envelope"]).then((s) => ["huge", s]),
   ]),
 );
 const results = nodes.map((node, i) => {
@@ -191,7 +230,9 @@ for (const [label, key] of ROWS) {
     const worse =
       key === "ndjson"
         ? Math.max(r[key].mb / first.mb, first.rate / r[key].rate)
-        : r[key].value / first.value;
+        : key === "growth"
+          ? 1
+          : r[key].value / first.value;
     if (worse > 1.1)
       console.log(
         `note: ${label}: Node ${versions[i + 1]} is ${((worse - 1) * 100).toFixed(0)}% worse than ${versions[0]}`,

@@ -43,9 +43,13 @@ describe("api paths that would name another host", () => {
     [`\u0085//${host()}/v1/x`, "a control character (U+0085)"],
   ];
 
-  it("are refused, exit 2, with nothing sent anywhere (GET, POST and --pay alike)", async () => {
-    for (const [path, what] of variants()) {
-      for (const extra of [[], ["-X", "POST", "-f", "question=x"], ["--pay"]]) {
+  for (const [how, extra] of [
+    ["GET", []],
+    ["POST", ["-X", "POST", "-f", "question=x"]],
+    ["--pay", ["--pay"]],
+  ] as const) {
+    it(`are refused, exit 2, with nothing sent anywhere (${how})`, async () => {
+      for (const [path, what] of variants()) {
         const before = sandbox.stats.requests;
         const r = await api([path!, ...extra]);
         expect(r.code, JSON.stringify([path, extra, r.stderr])).toBe(2);
@@ -54,9 +58,9 @@ describe("api paths that would name another host", () => {
         );
         expect(sandbox.stats.requests).toBe(before);
       }
-    }
-    expect(evil.requests).toHaveLength(0);
-  });
+      expect(evil.requests).toHaveLength(0);
+    }, 90_000);
+  }
 
   it("a path with a host in plain slashes stays a path under the base URL", async () => {
     const r = await api([`//${host()}/v1/trending`]);

@@ -38,7 +38,7 @@ describe("--rate", () => {
       const r = await run(["--rate", rate, "market", "--sandbox", "-c", "base"], dir.path);
       expect(r.code, rate).toBe(2);
       expect(r.stderr.trim()).toBe(
-        "tokenintel: --rate: the slowest rate is 0.001/min (one request every 1,000 minutes)",
+        `tokenintel: --rate: the slowest rate is 0.001/min (one request every 1,000 minutes), got "${rate}"`,
       );
     }
     const slowest = await run(
