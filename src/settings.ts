@@ -54,8 +54,11 @@ export class Settings {
     const envName = ENV_FOR[key];
     const fromEnv = envName ? this.env[envName] : undefined;
     if (fromEnv) return { value: fromEnv, source: envName! };
-    const value = this.stored().settings?.[key];
-    return typeof value === "string" ? { value, source: `config ${key}` } : undefined;
+    const value: unknown = this.stored().settings?.[key];
+    if (value === undefined || value === null) return undefined;
+    // A value that is not text (a hand-edited file) is checked like any other, so that a command
+    // using it fails naming it, instead of going on as if it were not set.
+    return { value: typeof value === "string" ? value : JSON.stringify(value), source: `config ${key}` };
   }
 
   /** A setting checked by `schema`; a flag's value (already checked) wins. */

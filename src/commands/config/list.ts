@@ -13,6 +13,8 @@ export interface SettingRow {
   value: string;
   /** "flag --timeout", "env TOKENINTEL_CHAIN", "config", "default", or "" (token-index). */
   source: string;
+  /** Why the value (from the environment or the file) cannot be used: a command using it fails. */
+  invalid?: string;
 }
 
 const DEFAULTS: Record<ConfigKey, string> = {
@@ -52,7 +54,8 @@ export async function settingRows(ctx: RunContext, store: ConfigStore): Promise<
   if (g.cache === false) fromFlag.cache = ["0 (off)", "--no-cache"];
   else if (g.cache !== undefined) fromFlag.cache = [formatMs(g.cache), "--cache"];
 
-  const stored = store.settings();
+  const stored = store.settings() as Partial<Record<ConfigKey, unknown>>;
+  const { SCHEMAS } = await import("./schemas.js");
   const rows: SettingRow[] = [];
   for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
     const flag = fromFlag[key];
@@ -61,8 +64,14 @@ export async function settingRows(ctx: RunContext, store: ConfigStore): Promise<
     let row: SettingRow;
     if (flag) row = { key, value: flag[0], source: `flag ${flag[1]}` };
     else if (envName && envValue) row = { key, value: envValue, source: `env ${envName}` };
-    else if (stored[key] !== undefined) row = { key, value: stored[key]!, source: "config" };
-    else row = { key, value: DEFAULTS[key], source: "default" };
+    else if (stored[key] !== undefined && stored[key] !== null) {
+      const value = stored[key];
+      row = { key, value: typeof value === "string" ? value : JSON.stringify(value), source: "config" };
+    } else row = { key, value: DEFAULTS[key], source: "default" };
+    if (row.source.startsWith("env") || row.source === "config") {
+      const checked = SCHEMAS[key].safeParse(row.value);
+      if (!checked.success) row.invalid = checked.error.issues[0]?.message ?? "invalid value";
+    }
     // Typed by the user, but shown on a terminal all the same: made inert.
     row.value = sanitizeInline(key === "base-url" ? showUrl(row.value) : row.value);
     rows.push(row);
@@ -92,7 +101,7 @@ export function formatRows(rows: readonly SettingRow[]): string {
   return rows
     .map((r) =>
       r.source
-        ? `${r.key.padEnd(keyWidth)}  ${r.value.padEnd(valueWidth)}  (${r.source})`
+        ? `${r.key.padEnd(keyWidth)}  ${r.value.padEnd(valueWidth)}  (${r.source})${r.invalid ? `  INVALID: ${r.invalid}` : ""}`
         : `${r.key.padEnd(keyWidth)}  ${r.value}`,
     )
     .join("\n")

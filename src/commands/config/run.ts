@@ -1,29 +1,8 @@
 import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/keys.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
-import {
-  chainSchema,
-  durationSchema,
-  oneOf,
-  outputSchema,
-  parseValue,
-  type Schema,
-  ttlSchema,
-  urlSchema,
-  wholeNumber,
-} from "../../flags/values.js";
-import { USDC_NETWORK_NAMES } from "../../spec/assets.js";
-
-/** What each setting accepts. Names are stored as the schema spells them, numbers as typed. */
-const SCHEMAS: Record<ConfigKey, Schema> = {
-  "base-url": urlSchema,
-  chain: chainSchema,
-  output: outputSchema,
-  timeout: durationSchema,
-  retries: wholeNumber("of 0 or more", 0),
-  "pay-network": oneOf(USDC_NETWORK_NAMES, "network"),
-  cache: ttlSchema,
-};
+import { parseValue } from "../../flags/values.js";
+import { SCHEMAS } from "./schemas.js";
 
 function checkKey(key: string): ConfigKey {
   if (key === "api-key" || key === "api_key") {

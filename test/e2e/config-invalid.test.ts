@@ -1,0 +1,42 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { run, tempDir } from "./helpers.js";
+
+// Issue 22 D and 20: a setting that cannot be used is named, in `config list` and by the command
+// that would use it; never shown as if it were fine, never silently ignored.
+
+const dir = tempDir();
+afterAll(() => dir.remove());
+
+function configWith(settings: Record<string, unknown>): string {
+  const folder = join(dir.path, `cfg-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(folder, { mode: 0o700 });
+  chmodSync(folder, 0o700);
+  writeFileSync(join(folder, "config.json"), JSON.stringify({ settings }), { mode: 0o600 });
+  return folder;
+}
+
+describe("invalid settings", () => {
+  it("config list marks a bad value from the file or the environment, with the check's words", async () => {
+    const folder = configWith({ chain: 5, output: "xml", timeout: "30s" });
+    const r = await run(["config", "list"], folder, { env: { TOKENINTEL_RETRIES: "many" } });
+    expect(r.code, r.stderr).toBe(0);
+    const line = (key: string) => r.stdout.split("\n").find((l) => l.startsWith(`${key} `))!;
+    expect(line("chain")).toMatch(
+      /^chain\s+5\s+\(config\)\s+INVALID: unknown chain "5" \(expected base, solana\)$/,
+    );
+    expect(line("output")).toMatch(/\(config\)\s+INVALID: unknown output format "xml"/);
+    expect(line("retries")).toMatch(
+      /^retries\s+many\s+\(env TOKENINTEL_RETRIES\)\s+INVALID: expected a whole number/,
+    );
+    expect(line("timeout")).not.toContain("INVALID");
+  });
+
+  it("a command that would use a value that is not text exits 2 naming the setting", async () => {
+    const folder = configWith({ chain: 5 });
+    const r = await run(["market", "--sandbox", "--limit", "1"], folder);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('tokenintel: config chain: unknown chain "5" (expected base, solana)\n');
+  });
+});
