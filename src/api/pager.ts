@@ -118,6 +118,8 @@ export interface PageWalk {
   maxPages?: number;
   /** Told (a line for stderr) when a page brought nothing new before the server's page count. */
   onRepeat?: (note: string) => void;
+  /** The page the walk starts at (default 1); maxPages counts from it. */
+  firstPage?: number;
   /**
    * Request the following pages as soon as page 1 is read, before it is consumed (off when each
    * request costs money: a consumer that fails on page 1 would throw the next pages away).
@@ -175,8 +177,11 @@ function positiveInt(n: number | undefined): number | undefined {
  */
 export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
+  const start = walk.firstPage ?? 1;
+  /** The last page the ceiling allows. */
+  const end = start - 1 + maxPages;
   const novelty = new Novelty();
-  const first = await walk.fetch(1);
+  const first = await walk.fetch(start);
   novelty.add(first);
   // A page size of 0, negative or not a whole number says nothing: the spec's, or page 1's, stands.
   const pageSize =
@@ -191,15 +196,15 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   }
   if (pageCount !== undefined && maxPages <= 1) {
     yield first;
-    throw new PageCeilingError(1, pageCount);
+    throw new PageCeilingError(start, pageCount);
   }
   const window = Math.max(1, pageCount === undefined ? (walk.speculate ?? 1) : walk.window);
-  const last = pageCount === undefined ? maxPages + 1 : Math.min(pageCount, maxPages);
+  const last = pageCount === undefined ? end + 1 : Math.min(pageCount, end);
   // Never more pages in flight than the records still wanted can fill (page 1's, while it is not
   // consumed yet, count as delivered: a prefetch never asks for more than the walk will need).
   let unconsumed = first.records.length;
   const width = () => Math.min(window, Math.ceil((walk.wanted() - unconsumed) / pageSize));
-  const rest = inOrder(walk.fetch, 2, last, width);
+  const rest = inOrder(walk.fetch, start + 1, last, width);
   if (walk.prefetch) rest.fill();
   yield first;
   unconsumed = 0;
@@ -214,10 +219,9 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
       return;
     }
     // A full page of new records past the ceiling: the listing goes on.
-    if (page.number > maxPages && hasMore(page)) throw new PageCeilingError(maxPages, pageCount);
+    if (page.number > end && hasMore(page)) throw new PageCeilingError(end, pageCount);
     yield page;
     if (!hasMore(page)) return; // what was requested past the end is dropped
-    if (pageCount !== undefined && page.number >= maxPages)
-      throw new PageCeilingError(page.number, pageCount);
+    if (pageCount !== undefined && page.number >= end) throw new PageCeilingError(page.number, pageCount);
   }
 }

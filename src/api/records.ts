@@ -37,6 +37,8 @@ export interface RecordQuery {
   onRepeat?: (note: string) => void;
   /** Request the following pages while page 1 is consumed (see PageWalk.prefetch). */
   prefetch?: boolean;
+  /** The page a walk starts at (tokenintel api --paginate with page=N); default 1. */
+  firstPage?: number;
   /** Told after each page (or chunk of a long list) has been delivered. */
   onProgress?: (progress: Progress) => void;
 }
@@ -124,6 +126,7 @@ export async function* streamRecords(
             maxPages: q.maxPages,
             onRepeat: q.onRepeat,
             prefetch: q.prefetch,
+            firstPage: q.firstPage,
           });
     let pagesDone = 0;
     let pageCount: number | undefined;

@@ -76,3 +76,32 @@ describe("api paths that would name another host", () => {
     expect(buildUrl(base, "/v1/trending").origin).toBe(base.origin);
   });
 });
+
+describe("query parameters in the path (as gh api takes them)", () => {
+  it("are sent with the -f fields; one given both ways is an error naming it", async () => {
+    const r = await api(["/v1/trending?chain=solana&page=2"]);
+    expect(r.code, r.stderr).toBe(0);
+    const both = await api(["/v1/trending?chain=solana", "-f", "page=2"]);
+    expect(both.stdout).toBe(r.stdout);
+    const clash = await api(["/v1/trending?chain=solana", "-f", "chain=base"]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr.trim()).toBe(
+      'tokenintel: api: "chain" is given both in the path and with -f/-F; give it once',
+    );
+  });
+
+  it("--paginate starts at the page asked for, in the path or with -f", async () => {
+    const from3 = await api(["/v1/trending?chain=base&page=3", "--paginate"]);
+    expect(from3.code, from3.stderr).toBe(0);
+    const all = JSON.parse(
+      (await api(["/v1/trending", "-f", "chain=base", "--paginate"])).stdout,
+    ) as unknown[];
+    const rest = JSON.parse(from3.stdout) as unknown[];
+    // 20 a page: pages 3 on are all but the first 40 records.
+    expect(rest).toEqual(all.slice(40));
+    const withField = await api(["/v1/trending", "-f", "chain=base", "-f", "page=3", "--paginate"]);
+    expect(withField.stdout).toBe(from3.stdout);
+    const bad = await api(["/v1/trending", "-f", "page=0", "--paginate"]);
+    expect(bad.code).toBe(2);
+  });
+});

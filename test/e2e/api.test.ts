@@ -138,7 +138,8 @@ describe("tokenintel api", () => {
   it("usage errors", async () => {
     const cases: Array<[string[], RegExp]> = [
       [["https://evil.example/v1/x"], /not the API's origin/],
-      [["/v1/x?chain=base"], /-f key=value/],
+      [["/v1/x?api_key=k"], /never in the path/],
+      [["/v1/x?chain=base", "-f", "chain=solana"], /"chain" is given both in the path and with -f/],
       [["/v1/x", "-f", "novalue"], /--field: expected key=value/],
       [["/v1/x", "-f", "api_key=x"], /the key is added for you/],
       [["/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { apiPath, parseField } from "../../src/commands/api/run.js";
+import { apiTarget, parseField } from "../../src/commands/api/run.js";
+
+const apiPath = (input: string, base: URL) => apiTarget(input, base).path;
 
 describe("parseField", () => {
   it("keeps -f values as strings", async () => {
@@ -34,6 +36,13 @@ describe("apiPath", () => {
   it("refuses other origins and query strings", () => {
     expect(() => apiPath("http://api.dapplooker.com/v1/x", base)).toThrow(/origin/);
     expect(() => apiPath("https://evil.com/v1/x", base)).toThrow(/origin/);
-    expect(() => apiPath("/v1/x?a=b", base)).toThrow(/-f key=value/);
+    expect(apiTarget("/v1/x?a=b&c=%2C", base)).toEqual({
+      path: "/v1/x",
+      query: [
+        ["a", "b"],
+        ["c", ","],
+      ],
+    });
+    expect(() => apiTarget("/v1/x?api_key=k", base)).toThrow(/never in the path/);
   });
 });

@@ -55,7 +55,8 @@ export default defineCommand({
     "tokenintel api -X POST /v1/ask-loky -f question='top agents on base' -f chain=base | jq -r .data.nlpResponse",
     `echo '{"question":"what is trending?"}' | tokenintel api -X POST /v1/ask-loky --input -`,
   ],
-  notes: "There is no --jq: pipe the output into jq, as above.",
+  notes:
+    "Query parameters may be written in the path (/v1/agents?chain=base) or with -f; one given both ways is an error. --paginate starts at the page asked for (page=3). There is no --jq: pipe the output into jq, as above.",
   async run(ctx, opts, [path]) {
     const { runApi } = await import("./run.js");
     await runApi(ctx, path ?? "", opts);

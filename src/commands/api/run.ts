@@ -51,7 +51,12 @@ async function readSource(io: IO, path: string): Promise<string> {
 }
 
 /** Turns the user's path into one under the base URL; full URLs must not leave its origin. */
-export function apiPath(input: string, baseUrl: URL): string {
+/**
+ * The path under the base URL that a user typed, and the query parameters written in it
+ * (`/v1/agents?chain=base`, as `gh api` takes them): a full URL is accepted for the API's origin
+ * only; a backslash or a control character, which URL parsing would read as "/" or drop, is refused.
+ */
+export function apiTarget(input: string, baseUrl: URL): { path: string; query: Array<[string, string]> } {
   // A backslash reads as a slash, and tabs and newlines vanish, when a URL is parsed: either could
   // turn the path into another host (a path of backslash, backslash, evil.example/v1/x; or a tab
   // then //evil.example/x).
@@ -65,6 +70,8 @@ export function apiPath(input: string, baseUrl: URL): string {
       `api: the path holds ${what}; write it with forward slashes and printable characters`,
     );
   }
+  let path: string;
+  let search: string;
   if (/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     let url: URL;
     try {
@@ -77,12 +84,17 @@ export function apiPath(input: string, baseUrl: URL): string {
         `api: ${url.origin} is not the API's origin (${baseUrl.origin}); the key only goes there`,
       );
     }
-    if (url.search) throw new UsageError("api: pass query parameters with -f key=value, not in the URL");
-    return url.pathname;
+    path = url.pathname;
+    search = url.search;
+  } else {
+    const at = input.indexOf("?");
+    path = `/${(at < 0 ? input : input.slice(0, at)).replace(/^\/+/, "")}`;
+    search = at < 0 ? "" : input.slice(at);
   }
-  if (input.includes("?"))
-    throw new UsageError("api: pass query parameters with -f key=value, not in the path");
-  return `/${input.replace(/^\/+/, "")}`;
+  const query = [...new URLSearchParams(search.replace(/#.*$/, ""))];
+  if (query.some(([k]) => k === "api_key"))
+    throw new UsageError("api: the key goes with 'auth login' or TOKENINTEL_API_KEY, never in the path");
+  return { path, query };
 }
 
 export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions): Promise<void> {
@@ -116,9 +128,16 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
     payment,
     estimate: raw.paginate ? { requests: undefined, exact: false } : { requests: 1, exact: true },
   });
-  const path = apiPath(pathArg, client.baseUrl);
+  const target = apiTarget(pathArg, client.baseUrl);
+  const path = target.path;
+  // Parameters in the path and -f fields together; one named in both is an error, not a guess.
+  for (const [name] of target.query)
+    if (fields.some(([k]) => k === name))
+      throw new UsageError(`api: "${name}" is given both in the path and with -f/-F; give it once`);
   const query: Query =
-    method === "GET" ? fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const) : [];
+    method === "GET"
+      ? [...target.query, ...fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const)]
+      : target.query;
   const body = method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined;
 
   if (payment?.dryRun) {
@@ -131,10 +150,16 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   }
 
   if (raw.paginate) {
+    // A page asked for (-f page=3, ?page=3) is where the walk starts, not a value it drops.
+    const asked = query.find(([k]) => k === "page")?.[1];
+    const firstPage = asked === undefined ? 1 : Number(asked);
+    if (!Number.isSafeInteger(firstPage) || firstPage < 1)
+      throw new UsageError(`api --paginate: page ${JSON.stringify(asked)} is not a page number (1 or more)`);
     const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
     const records = streamRecords(client, {
       endpoint: { path, kind: "any", pageSize: 0 },
       query: query.filter(([k]) => k !== "page"),
+      firstPage,
       limit,
       maxPages,
       window: ctx.settings.concurrency * 2,
