@@ -35,16 +35,35 @@ export class SandboxData extends TokenSet {
     };
   }
 
-  /** The numbers of a token, in the API's wire types. */
+  /**
+   * The numbers of a token, in the API's wire types: drawn from the token alone, so that every
+   * endpoint tells the same figures for it. With --live, markets move by small steps: the price
+   * (and what follows from it) within 3% of the token's own level each tick, never a new token.
+   */
   private numbers(t: TokenBase) {
-    const epoch = this.liveSeconds ? Math.floor(Date.now() / 1000 / this.liveSeconds) : 0;
-    const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}:${epoch}`));
+    const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}`));
     // Prices span many orders of magnitude, down to 1e-9, as small-cap tokens do.
-    const price = 10 ** (-9 + r() * 12);
+    const price = 10 ** (-9 + r() * 12) * this.liveFactor(t, "price");
     const supply = Math.round(10 ** (6 + r() * 6));
     const mcap = price * supply;
     const pct = (spread: number) => (r() - 0.5) * 2 * spread;
     return { r, price, supply, mcap, pct };
+  }
+
+  /** 1 without --live; with it, a factor within ±3% that changes every tick. */
+  private liveFactor(t: TokenBase, what: string): number {
+    if (!this.liveSeconds) return 1;
+    const epoch = Math.floor(Date.now() / 1000 / this.liveSeconds);
+    return 1 + (rng(hash32(`live:${this.seed}:${t.chain}:${t.index}:${what}:${epoch}`))() - 0.5) * 0.06;
+  }
+
+  /** A token's figures, drawn once in one order: market, agents, ask and TA all read these. */
+  private figures(t: TokenBase) {
+    const n = this.numbers(t);
+    const indicators = this.indicators(n);
+    const sections = this.sections(t, n);
+    const metrics = this.metrics(t, n);
+    return { n, indicators, sections, metrics };
   }
 
   private metrics(t: TokenBase, n: ReturnType<SandboxData["numbers"]>): Record<string, unknown> {
@@ -72,7 +91,9 @@ export class SandboxData extends TokenSet {
 
   private sections(t: TokenBase, n: ReturnType<SandboxData["numbers"]>) {
     const { r, supply, pct } = n;
-    const holders = 50 + Math.floor(r() * 100_000);
+    const holders = Math.round(
+      (50 + Math.floor(r() * 100_000)) * (1 + (this.liveFactor(t, "holders") - 1) / 3),
+    );
     const share = (max: number) => r() * max;
     const holder = {
       total_holder_count: holders,
@@ -141,14 +162,12 @@ export class SandboxData extends TokenSet {
 
   /** A market record (§2.1). Every ninth token lacks the optional sections, as an early sample did. */
   marketRecord(t: TokenBase): Record<string, unknown> {
-    const n = this.numbers(t);
+    const { indicators, sections: s, metrics } = this.figures(t);
     const record: Record<string, unknown> = {
       id: t.id,
       token_info: this.tokenInfo(t),
-      technical_indicators: this.indicators(n),
+      technical_indicators: indicators,
     };
-    const s = this.sections(t, n);
-    const metrics = this.metrics(t, n);
     if (t.index % 9 !== 4) {
       record.token_holder_insights = s.holder;
       record.smart_money_insights = s.smart;
@@ -161,18 +180,17 @@ export class SandboxData extends TokenSet {
   }
 
   agentRecord(t: TokenBase): Record<string, unknown> {
-    const n = this.numbers(t);
-    const s = this.sections(t, n);
+    const { indicators, sections: s, metrics } = this.figures(t);
     const statuses = ["SAFE", "CAUTION", "SAFE", "HIGH_RISK", "SAFE"];
     return {
       id: t.id,
       rug_status: statuses[t.index % statuses.length],
       agent_info: this.tokenInfo(t),
-      technical_indicators: this.indicators(n),
+      technical_indicators: indicators,
       agent_holder_insights: s.holder,
       smart_money_insights: s.smart,
       dev_wallet_insights: s.dev,
-      agent_metrics: this.metrics(t, n),
+      agent_metrics: metrics,
       x_social_metrics: s.social,
       last_updated_at: this.updatedAt(t),
     };
@@ -180,16 +198,17 @@ export class SandboxData extends TokenSet {
 
   /** A TA record; young tokens lack the long intervals (the server does not invent them). */
   taRecord(t: TokenBase): Record<string, unknown> {
-    const n = this.numbers(t);
+    const { n, indicators } = this.figures(t);
     const record: Record<string, unknown> = {
       id: t.id,
       token_info: this.tokenInfo(t),
-      technical_indicators: this.indicators(n),
+      technical_indicators: indicators,
     };
     const young = t.index % 7 === 3;
+    const changes = this.changes(t, n);
     TA_INTERVALS.forEach((interval, k) => {
       if (young && k >= 6) return;
-      record[`price_change_percentage_${interval}`] = dec(n.pct(2 + k * 8), 2);
+      record[`price_change_percentage_${interval}`] = changes[interval];
     });
     record.last_updated_at = this.updatedAt(t);
     return record;
@@ -202,7 +221,8 @@ export class SandboxData extends TokenSet {
    * the top level, since where the symbol sits is not shown.
    */
   taRecordDocumented(t: TokenBase): Record<string, unknown> {
-    const n = this.numbers(t);
+    const { n, indicators: overall } = this.figures(t);
+    const changes = this.changes(t, n);
     const odd = t.index % 2 === 1;
     const value = (x: number, digits: number) => (odd ? Number(x.toFixed(digits)) : dec(x, digits));
     const young = t.index % 7 === 3;
@@ -210,12 +230,16 @@ export class SandboxData extends TokenSet {
     const metrics: Record<string, unknown> = {};
     TA_INTERVALS.forEach((interval, k) => {
       if (young && k >= 6) return;
-      metrics[`price_change_percentage_${interval}`] = value(n.pct(2 + k * 8), 2);
+      metrics[`price_change_percentage_${interval}`] = odd ? Number(changes[interval]) : changes[interval];
       if (interval === "30d") return;
-      indicators[`support_${interval}`] = value(n.price * (0.7 + n.r() * 0.2), 12);
-      indicators[`resistance_${interval}`] = value(n.price * (1.1 + n.r() * 0.3), 12);
-      indicators[`rsi_${interval}`] = value(5 + n.r() * 90, 2);
-      indicators[`sma_${interval}`] = value(n.price * (0.9 + n.r() * 0.2), 12);
+      // The 1d indicators are the market record's own (one truth); the others drawn per interval.
+      const daily = interval === "1d";
+      const pick = (kind: string, x: number, digits: number) =>
+        daily ? (odd ? Number(overall[kind]) : overall[kind]) : value(x, digits);
+      indicators[`support_${interval}`] = pick("support", n.price * (0.7 + n.r() * 0.2), 12);
+      indicators[`resistance_${interval}`] = pick("resistance", n.price * (1.1 + n.r() * 0.3), 12);
+      indicators[`rsi_${interval}`] = pick("rsi", 5 + n.r() * 90, 2);
+      indicators[`sma_${interval}`] = pick("sma", n.price * (0.9 + n.r() * 0.2), 12);
     });
     const identity = odd
       ? { token_symbol: t.symbol, token_name: t.name, token_address: t.address, chain: t.chain }
@@ -239,8 +263,25 @@ export class SandboxData extends TokenSet {
     return record;
   }
 
+  /**
+   * A token's price change per TA interval: 1h, 1d (24h), 1w (7d) and 30d are the market record's
+   * own; the others (1m, 5m, 15m, 4h) drawn after every market figure.
+   */
+  private changes(t: TokenBase, n: ReturnType<SandboxData["numbers"]>): Record<string, string> {
+    const m = this.figures(t).metrics as Record<string, string>;
+    const own: Record<string, string | undefined> = {
+      "1h": m.price_change_percentage_1h,
+      "1d": m.price_change_percentage_24h,
+      "1w": m.price_change_percentage_7d,
+      "30d": m.price_change_percentage_30d,
+    };
+    return Object.fromEntries(
+      TA_INTERVALS.map((interval, k) => [interval, own[interval] ?? dec(n.pct(2 + k * 8), 2)]),
+    );
+  }
+
   askDetail(t: TokenBase): Record<string, unknown> {
-    const m = this.metrics(t, this.numbers(t));
+    const { metrics: m } = this.figures(t);
     return {
       token_ticker: t.symbol,
       token_ca: t.address,
