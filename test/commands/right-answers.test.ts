@@ -85,7 +85,7 @@ describe("checks before any request", () => {
     [
       "unreadable list file",
       ["market", "-c", "base", "--tickers", "@/nonexistent/t.txt"],
-      /--tickers: cannot read @\/nonexistent\/t\.txt: no such file \(ENOENT\)/,
+      /--tickers: cannot read @\/nonexistent\/t\.txt: no such file or directory \(ENOENT\)/,
     ],
     ["empty stdin list", ["market", "-c", "base", "--ids", "-"], /--ids: standard input holds no items/],
     ["unknown ask field", ["ask", "hello", "--fields", "nope"], /--fields: unknown field "nope" for ask/],

@@ -268,7 +268,7 @@ describe("7. lists from a file and from stdin", () => {
     const missing = await cli(["market", "-c", "base", "--tickers", "@/nonexistent/list.txt"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim()).toBe(
-      "tokenintel: --tickers: cannot read @/nonexistent/list.txt: no such file (ENOENT)",
+      "tokenintel: --tickers: cannot read @/nonexistent/list.txt: no such file or directory (ENOENT)",
     );
     const empty = await cli(["market", "-c", "base", "--tickers", "-"], { input: "\n\n" });
     expect(empty.code).toBe(2);

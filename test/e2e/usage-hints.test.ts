@@ -30,7 +30,10 @@ const cases: Array<[string[], string]> = [
     ["--timeout", "0", "market", "-c", "base"],
     '--timeout: expected a number of seconds (30) or a duration such as 30s, 500ms or 2m, above 0, got "0"',
   ],
-  [["market", "-c", "base", "--tickers", "@/nope"], "--tickers: cannot read @/nope: no such file (ENOENT)"],
+  [
+    ["market", "-c", "base", "--tickers", "@/nope"],
+    "--tickers: cannot read @/nope: no such file or directory (ENOENT)",
+  ],
   [
     ["market", "-c", "base", "--fields", "token_info.symbl"],
     '--fields: unknown field "token_info.symbl" for market (did you mean token_info.symbol?)',

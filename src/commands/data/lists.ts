@@ -88,15 +88,7 @@ async function readListFile(flag: string, path: string): Promise<string> {
     return await readFile(path, "utf8");
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const why: Record<string, string> = {
-      ENOENT: "no such file",
-      EACCES: "permission denied",
-      EISDIR: "it is a folder",
-      ENOTDIR: "a part of the path is not a folder",
-    };
-    throw new UsageError(
-      `${flag}: cannot read @${path}: ${code && why[code] ? `${why[code]} (${code})` : (code ?? (error as Error).message)}`,
-    );
+    const { describeFsError } = await import("../../files/errors.js");
+    throw new UsageError(`${flag}: cannot read @${path}: ${describeFsError(error)}`);
   }
 }
