@@ -191,7 +191,7 @@ export class ApiClient {
     if (!this.options.quiet) {
       const what = flight.opts.label ? ` (${flight.opts.label})` : "";
       this.options.log(
-        `tokenintel: ${error.message}${what}; retrying in ${(delay / 1000).toFixed(1)} s (attempt ${attempt + 1} of ${this.options.retries + 1})`,
+        `tokenintel: ${error.message}${what}; retrying in ${waitText(delay)} (attempt ${attempt + 1} of ${this.options.retries + 1})`,
       );
     }
     return delay;
@@ -292,7 +292,16 @@ function jsonOrMiss(text: string): unknown {
   }
 }
 
+/** Adds a note to an error's message: inside its closing parenthesis when it ends in one. */
 function annotate<T extends CliError>(error: T, note: string | undefined): T {
-  if (note) error.message += ` (${note})`;
+  if (!note) return error;
+  error.message = error.message.endsWith(")")
+    ? `${error.message.slice(0, -1)}; ${note})`
+    : `${error.message} (${note})`;
   return error;
+}
+
+/** A wait as a person reads it: "1.5 s", "300 ms" (never "0.0 s"). */
+function waitText(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(1, Math.round(ms))} ms`;
 }

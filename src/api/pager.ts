@@ -94,7 +94,7 @@ export class PageCeilingError extends CliError {
   ) {
     const of = pageCount === undefined ? "" : ` of ${pageCount}`;
     super(
-      `stopped at page ${pagesWalked}${of}, the page ceiling; the server has more pages, not included here (raise the ceiling with --max-pages, e.g. --max-pages ${pagesWalked * 2})`,
+      `stopped at page ${pagesWalked}${of}, the page ceiling; the server has more pages, not included here (raise the ceiling with --max-pages, e.g. --max-pages ${pageCount ?? pagesWalked * 2})`,
     );
   }
 }

@@ -151,10 +151,13 @@ function decodeBody(status: number, headers: ApiResponse["headers"], text: strin
  * Not retryable: the same request would bring the same body.
  */
 function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
-  const tooLarge = () => {
+  const tooLarge = (size?: number) => {
+    // A cap that fits the body when its size was announced (the next power of two above it), else
+    // four times the cap; never past what --max-body allows.
+    const fits = size !== undefined ? 2 ** Math.ceil(Math.log2(size + 1)) : cap * 4;
     const raise =
-      cap < MAX_BODY_CAP_BYTES
-        ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(cap * 2, MAX_BODY_CAP_BYTES), true)}`
+      cap < MAX_BODY_CAP_BYTES && (size === undefined || size <= MAX_BODY_CAP_BYTES)
+        ? `raise the cap with --max-body, e.g. --max-body ${formatBytes(Math.min(Math.max(fits, 1024), MAX_BODY_CAP_BYTES), true)}`
         : "--max-body allows no more";
     return new ApiError(
       `HTTP ${res.statusCode}: the response is larger than ${formatBytes(cap)}, the cap on one response; stopped reading it (${raise})`,
@@ -165,7 +168,7 @@ function readBody(res: Dispatcher.ResponseData, cap: number): Promise<string> {
   if (Number.isFinite(declared) && declared > cap) {
     res.body.on("error", () => {}); // destroying reports an abort: expected
     res.body.destroy();
-    return Promise.reject(tooLarge());
+    return Promise.reject(tooLarge(declared));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

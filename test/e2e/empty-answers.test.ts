@@ -56,3 +56,15 @@ describe("a page past the last one", () => {
     expect(chosen.stdout).toBe("symbol,address\n");
   });
 });
+
+describe("hints that fit (issue 22 item 16)", () => {
+  it("the page ceiling suggests the server's page count when it said one", async () => {
+    const last = Math.ceil(sandbox.data.list("base", undefined).length / 30);
+    const r = await cli(["market", "-c", "base", "--max-pages", "3", "--json"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(
+      new RegExp(`stopped at page 3 of ${last}, the page ceiling; .*e\\.g\\. --max-pages ${last}\\)$`),
+    );
+    expect(JSON.parse(r.stdout)).toHaveLength(90);
+  });
+});

@@ -142,7 +142,7 @@ describe("unrecoverable faults: non-zero exit, no corrupt output", () => {
     const s = await sandboxWith({ hangRate: 1 });
     const r = await cli(s.url, ["--timeout", "300ms", "--retries", "1", "-q", "market", "-c", "base"]);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("tokenintel: no answer within 300 ms (timeout) (gave up after 2 attempts)");
+    expect(r.stderr.trim()).toBe("tokenintel: no answer within 300 ms (timeout; gave up after 2 attempts)");
   });
 
   it("a 200 with success: false is an error, not retried", async () => {

@@ -78,7 +78,8 @@ describe("item 7: a response body is capped as it streams", () => {
     const sent = { bytes: 0 };
     const s = await serve((_req, res) => endlessBody(res, sent));
     const r = await cli(s, ["--max-body", "1MiB", "--timeout", "10s", "api", "/v1/anything"]);
-    failsInOneLine(r, /larger than 1 MiB.*--max-body 2MiB/);
+    // The size is not announced: four times the cap is suggested.
+    failsInOneLine(r, /larger than 1 MiB.*--max-body 4MiB/);
     expect(r.stdout).toBe("");
     expect(s.requests).toHaveLength(1);
   });
@@ -98,13 +99,17 @@ describe("item 7: a response body is capped as it streams", () => {
     const ok = await cli(s, ["--max-body", "1MiB", "api", "/v1/sized", "--paginate"]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toHaveLength(30);
+    // The cap suggested fits the body (a size announced or not: the next power of two above an
+    // announced one, four times the cap otherwise): never a retry that fails again.
     for (const path of ["/v1/sized", "/v1/chunked"]) {
       const r = await cli(s, ["--max-body", "512KiB", "api", path]);
-      failsInOneLine(r, /larger than 512 KiB.*--max-body 1MiB/);
+      failsInOneLine(r, /larger than 512 KiB.*--max-body \d+(KiB|MiB)\)/);
+      const [, n, unit] = /--max-body (\d+)(KiB|MiB)\)/.exec(r.stderr)!;
+      expect(Number(n) * (unit === "MiB" ? 1024 * 1024 : 1024)).toBeGreaterThanOrEqual(body.length);
       expect(r.stdout).toBe("");
     }
     const decimal = await cli(s, ["--max-body", "500KB", "api", "/v1/chunked"]);
-    failsInOneLine(decimal, /larger than 500000 bytes.*--max-body 1000000/);
+    failsInOneLine(decimal, /larger than 500000 bytes.*--max-body 2000000\)/);
   });
 
   it("--max-body takes sizes like 64MB or 512KiB and refuses anything else before any request (exit 2)", async () => {
