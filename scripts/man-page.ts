@@ -1,5 +1,6 @@
 import type { Command, Help, Option } from "commander";
 import type { CommandModule } from "../src/commands/command.js";
+import { settingEnvironment } from "../src/config/settings-table.js";
 import { ExitCode } from "../src/errors.js";
 import { COMMANDS, fullProgram } from "../src/program.js";
 
@@ -55,14 +56,8 @@ export const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
 
 const ENVIRONMENT: Array<[string, string]> = [
   ["TOKENINTEL_API_KEY", "API key"],
-  ["TOKENINTEL_BASE_URL", "API base URL"],
-  ["TOKENINTEL_CHAIN", "default chain"],
-  ["TOKENINTEL_OUTPUT", "default output format"],
-  ["TOKENINTEL_TIMEOUT", "per-request timeout (30s, or 5 for seconds)"],
-  ["TOKENINTEL_RETRIES", "retries for a failed request"],
+  ...settingEnvironment(),
   ["TOKENINTEL_WALLET_KEY", "wallet private key for --pay (x402); never stored, never printed"],
-  ["TOKENINTEL_PAY_NETWORK", "where --pay pays when several networks are offered"],
-  ["TOKENINTEL_CACHE", "answer repeated GETs from the cache for this long (--cache)"],
   ["TOKENINTEL_CONFIG_DIR", "where the config store lives (default ~/.config/tokenintel)"],
   ["TOKENINTEL_CACHE_DIR", "where cached answers and the token index live (default ~/.cache/tokenintel)"],
   [

@@ -1,47 +1,51 @@
+import { join } from "node:path";
 import type { ConfigKey } from "./config/keys.js";
-import { readConfig, type StoredConfig } from "./config/paths.js";
+import { configDir, configFile, readConfig, type StoredConfig } from "./config/paths.js";
+import {
+  flagAttribute,
+  SETTINGS,
+  type Setting,
+  type SettingName,
+  type SettingValue,
+} from "./config/settings-table.js";
+import { UsageError } from "./errors.js";
 import type { GLOBAL_FLAGS } from "./flags/global.js";
 import type { FlagValues } from "./flags/table.js";
-import type { Schema } from "./flags/values.js";
-import { DEFAULT_BASE_URL } from "./spec/api.js";
 
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
 
-export const DEFAULT_TIMEOUT_MS = 30_000;
-export const DEFAULT_RETRIES = 3;
+export { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./config/settings-table.js";
 export const DEFAULT_CONCURRENCY = 4;
 
-/** Environment variables that stand for a setting. */
-const ENV_FOR: Partial<Record<ConfigKey, string>> = {
-  "base-url": "TOKENINTEL_BASE_URL",
-  chain: "TOKENINTEL_CHAIN",
-  output: "TOKENINTEL_OUTPUT",
-  timeout: "TOKENINTEL_TIMEOUT",
-  retries: "TOKENINTEL_RETRIES",
-  "pay-network": "TOKENINTEL_PAY_NETWORK",
-  cache: "TOKENINTEL_CACHE",
-};
-
-/** The environment variable that stands for a setting, if one does. */
-export function envVariableFor(key: ConfigKey): string | undefined {
-  return ENV_FOR[key];
+/** The environment variable that stands for a setting. */
+export function envVariableFor(key: ConfigKey): string {
+  return (SETTINGS[key] as Setting).env;
 }
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";
 
 /**
- * A run's settings: each from its flag, then its environment variable, then the config store. A
- * flag was checked when the command line was read; a value from the environment or the store is
- * checked when it is first used, under its own name (TOKENINTEL_CHAIN, config chain), so a bad
- * stored value never stops `config unset` from repairing it.
+ * A run's settings: each from its flag, then its environment variable, then the config store, then
+ * its default (all declared in config/settings-table.ts). A flag was checked when the command line
+ * was read; a value from the environment or the store is checked when it is first used, by the
+ * flag's schema, under its own name (TOKENINTEL_CHAIN, config chain), so a bad stored value never
+ * stops `config unset` from repairing it.
  */
 export class Settings {
   private storedConfig: StoredConfig | undefined;
+  private sandboxConfig: StoredConfig | undefined;
 
   constructor(
     readonly globals: GlobalOptions,
     readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    // The sandbox serves on an address of its own: a --base-url beside it would be ignored.
+    if (globals.sandbox && globals.baseUrl !== undefined) {
+      throw new UsageError(
+        "--base-url and --sandbox cannot be used together: --sandbox runs against a local sandbox on an address of its own (for a sandbox you started, use --base-url alone)",
+      );
+    }
+  }
 
   /** The stored settings and key, read once without loading the conf store. */
   stored(): StoredConfig {
@@ -49,65 +53,96 @@ export class Settings {
     return this.storedConfig;
   }
 
+  /** The config file's path (the real store's). */
+  configFile(): string {
+    return configFile(this.env);
+  }
+
   /** The raw value of a setting from the environment or the store, and where it came from. */
   raw(key: ConfigKey): { value: string; source: string } | undefined {
-    const envName = ENV_FOR[key];
-    const fromEnv = envName ? this.env[envName] : undefined;
-    if (fromEnv) return { value: fromEnv, source: envName! };
-    const value: unknown = this.stored().settings?.[key];
+    const envName = envVariableFor(key);
+    const fromEnv = this.env[envName];
+    if (fromEnv) return { value: fromEnv, source: envName };
+    const settings: unknown = this.stored().settings;
+    if (settings === undefined || settings === null) return undefined;
+    if (typeof settings !== "object" || Array.isArray(settings)) {
+      throw new UsageError(
+        `the config file ${this.configFile()}: "settings" is not an object of settings; fix it or remove it`,
+      );
+    }
+    const value: unknown = (settings as Record<string, unknown>)[key];
     if (value === undefined || value === null) return undefined;
     // A value that is not text (a hand-edited file) is checked like any other, so that a command
     // using it fails naming it, instead of going on as if it were not set.
     return { value: typeof value === "string" ? value : JSON.stringify(value), source: `config ${key}` };
   }
 
-  /** A setting checked by `schema`; a flag's value (already checked) wins. */
-  async get<T>(key: ConfigKey, schema: () => Promise<Schema<T>>, flagValue?: T): Promise<T | undefined> {
-    if (flagValue !== undefined) return flagValue;
+  /**
+   * A setting's value: its flag's (already checked; for a global setting, read from the global
+   * flags when not given), else the environment's or the store's checked by the same schema as
+   * the flag, else its default.
+   */
+  async get<K extends SettingName>(key: K, flagValue?: SettingValue<K>): Promise<SettingValue<K>> {
+    const setting = SETTINGS[key] as Setting;
+    const fromFlag =
+      flagValue ??
+      (setting.flag.group === "global"
+        ? ((this.globals as Record<string, unknown>)[flagAttribute(key)] as
+            | SettingValue<K>
+            | false
+            | undefined)
+        : undefined);
+    // A --no- spelling (--no-cache) turns the setting off: its value is the default's "off".
+    if (fromFlag === false) return off(setting) as SettingValue<K>;
+    if (fromFlag !== undefined) return fromFlag;
     const found = this.raw(key);
-    if (!found) return undefined;
-    const { parseValue } = await import("./flags/values.js");
-    return parseValue(found.source, await schema(), found.value);
+    if (!found) return setting.default as SettingValue<K>;
+    const [{ parseValue }, { schemaForFlag }] = await Promise.all([
+      import("./flags/values.js"),
+      import("./flags/parse.js"),
+    ]);
+    return parseValue(found.source, schemaForFlag(setting.flag), found.value) as SettingValue<K>;
   }
 
-  async baseUrl(): Promise<string> {
-    const url = await this.get(
-      "base-url",
-      async () => (await import("./flags/values.js")).urlSchema,
-      this.globals.baseUrl,
-    );
-    return url ?? DEFAULT_BASE_URL;
+  baseUrl(): Promise<string> {
+    return this.get("base-url");
   }
 
-  async timeoutMs(): Promise<number> {
-    const value = await this.get(
-      "timeout",
-      async () => (await import("./flags/values.js")).durationSchema,
-      this.globals.timeout,
-    );
-    return value ?? DEFAULT_TIMEOUT_MS;
+  timeoutMs(): Promise<number> {
+    return this.get("timeout");
   }
 
-  async retries(): Promise<number> {
-    const schema = async () => (await import("./flags/values.js")).wholeNumber("of 0 or more", 0);
-    return (await this.get("retries", schema, this.globals.retries)) ?? DEFAULT_RETRIES;
+  retries(): Promise<number> {
+    return this.get("retries");
   }
 
   /** How long a cached answer stands (--cache, TOKENINTEL_CACHE, config cache); 0: no cache. */
-  async cacheTtlMs(): Promise<number> {
-    if (this.globals.cache === false) return 0;
-    const schema = async () => (await import("./flags/values.js")).ttlSchema;
-    return (await this.get("cache", schema, this.globals.cache)) ?? 0;
+  cacheTtlMs(): Promise<number> {
+    return this.get("cache");
   }
 
   get concurrency(): number {
     return this.globals.concurrency ?? DEFAULT_CONCURRENCY;
   }
 
-  /** The API key and where it comes from: flag, sandbox, environment, then store. */
+  /**
+   * The sandbox profile: a config store of its own (`<config folder>/sandbox/`), so that trying
+   * `auth login` against the sandbox never writes the real store.
+   */
+  sandboxStored(): StoredConfig {
+    this.sandboxConfig ??= readConfig(sandboxProfileEnv(this.env));
+    return this.sandboxConfig;
+  }
+
+  /**
+   * The API key and where it comes from: the flag; with --sandbox, the sandbox profile's key, else
+   * the sandbox's demo key (never the real one); else the environment, then the store.
+   */
   async apiKey(): Promise<{ key: string; source: KeySource } | undefined> {
     if (this.globals.apiKey) return { key: this.globals.apiKey, source: "flag" };
     if (this.globals.sandbox) {
+      const profileKey = this.sandboxStored().apiKey;
+      if (typeof profileKey === "string" && profileKey) return { key: profileKey, source: "store" };
       const { SANDBOX_API_KEY } = await import("./sandbox/tokens.js");
       return { key: SANDBOX_API_KEY, source: "sandbox" };
     }
@@ -116,4 +151,19 @@ export class Settings {
     const stored = this.stored().apiKey;
     return typeof stored === "string" && stored ? { key: stored, source: "store" } : undefined;
   }
+}
+
+/** What a setting's --no- spelling stands for: 0 for a time to live (off). */
+function off(setting: Setting): unknown {
+  return setting.flag.kind === "ttl" || setting.flag.kind === "duration" ? 0 : undefined;
+}
+
+/** The environment under which the config store is the sandbox profile's. */
+export function sandboxProfileEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, TOKENINTEL_CONFIG_DIR: sandboxProfileDir(env) };
+}
+
+/** The sandbox profile's folder: `sandbox` inside the config folder. */
+export function sandboxProfileDir(env: NodeJS.ProcessEnv): string {
+  return join(configDir(env), "sandbox");
 }

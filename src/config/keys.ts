@@ -1,15 +1,14 @@
-/** Settings a user can keep in the store (`tokenintel config set KEY VALUE`). */
-export const CONFIG_KEYS = {
-  "base-url": "API base URL (default https://api.dapplooker.com)",
-  chain: "default chain: base or solana",
-  output: "default output format: table, json, ndjson or csv",
-  timeout: "per-request timeout, e.g. 30s or 5 (seconds)",
-  retries: "retries for failed requests (default 3)",
-  "pay-network": "where --pay pays when several networks are offered: base, polygon or base-sepolia",
-  cache: "answer repeated GETs from disk for this long, e.g. 10m (0 or unset: off)",
-} as const;
-export type ConfigKey = keyof typeof CONFIG_KEYS;
+import { isSettingName, SETTINGS, type SettingName } from "./settings-table.js";
+
+// The names a user can keep in the store (`tokenintel config set KEY VALUE`), from the settings
+// table (settings-table.ts), for the modules that know a setting only by its name.
+
+/** Each setting's name and what it is. */
+export const CONFIG_KEYS = Object.fromEntries(
+  Object.entries(SETTINGS).map(([name, setting]) => [name, setting.description]),
+) as Record<SettingName, string>;
+export type ConfigKey = SettingName;
 
 export function isConfigKey(key: string): key is ConfigKey {
-  return Object.hasOwn(CONFIG_KEYS, key);
+  return isSettingName(key);
 }

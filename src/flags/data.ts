@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_PAGES } from "../api/limits.js";
-import { CHAINS } from "../spec/api.js";
+import { SETTINGS } from "../config/settings-table.js";
 import { type Flag, flagTable } from "./table.js";
 
 export const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES}); past them, what was fetched is printed and the run fails (exit 1)`;
@@ -7,13 +7,8 @@ export const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES
 // The flags of the data commands (market, directory, agents, ta): which tokens, how many, in what
 // order. Each command picks the ones it takes.
 
-export const CHAIN = {
-  flags: "-c, --chain <chain>",
-  description: "base or solana (required unless set with 'config set chain')",
-  kind: "choice",
-  choices: CHAINS,
-  what: "chain",
-} as const satisfies Flag;
+/** --chain: the chain setting's flag (config/settings-table.ts). */
+export const CHAIN = SETTINGS.chain.flag;
 
 export const TICKERS = {
   flags: "--tickers <list>",

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
+import { settingFlags } from "../config/settings-table.js";
 import { flagTable } from "./table.js";
 
 /** Flags every command accepts, set on the program and checked before any command runs. */
@@ -9,26 +10,13 @@ export const GLOBAL_FLAGS = flagTable({
       "API key for this run (prefer 'auth login' or TOKENINTEL_API_KEY: flags show up in shell history)",
     kind: "text",
   },
-  baseUrl: {
-    flags: "--base-url <url>",
-    description: "API base URL (default https://api.dapplooker.com, or TOKENINTEL_BASE_URL)",
-    kind: "url",
-  },
   sandbox: {
     flags: "--sandbox",
     description: "run against a local sandbox API started for this command (no account, no network)",
     kind: "switch",
   },
-  timeout: {
-    flags: "--timeout <duration>",
-    description: "per-request timeout: 30s, 500ms, 2m, or a plain number of seconds (default 30s)",
-    kind: "duration",
-  },
-  retries: {
-    flags: "--retries <n>",
-    description: "retries for failed idempotent requests (default 3)",
-    kind: "whole",
-  },
+  // --base-url, --timeout, --retries, --cache: the settings of the global group.
+  ...settingFlags("global"),
   rate: {
     flags: "--rate <n/min>",
     description: "at most this many requests a minute, e.g. 90/min",
@@ -45,13 +33,6 @@ export const GLOBAL_FLAGS = flagTable({
     flags: "--max-body <size>",
     description: `refuse a response larger than this, e.g. 64MB or 512KiB (default ${formatBytes(DEFAULT_MAX_BODY_BYTES, true)}, at most ${formatBytes(MAX_BODY_CAP_BYTES, true)}); JSON nested deeper than ${MAX_JSON_DEPTH} levels is always refused`,
     kind: "size",
-  },
-  cache: {
-    flags: "--cache <ttl>",
-    description:
-      "answer a GET repeated within ttl from disk, without a request (e.g. 60s, 10m, 1h; 0 = off; or TOKENINTEL_CACHE, 'config set cache')",
-    kind: "ttl",
-    negation: { flags: "--no-cache", description: "neither read nor write the response cache in this run" },
   },
   verbose: {
     flags: "-v, --verbose",

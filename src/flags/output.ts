@@ -1,4 +1,4 @@
-import { OUTPUT_FORMATS } from "../output/formats.js";
+import { settingFlags } from "../config/settings-table.js";
 import { flagTable } from "./table.js";
 
 /** How records are printed: every command that prints records takes these. */
@@ -9,13 +9,8 @@ export const OUTPUT_FLAGS = flagTable({
     description: "the table's columns by dot path (like --fields, which applies to every format)",
     kind: "list",
   },
-  output: {
-    flags: "-o, --output <format>",
-    description: "output format: table, json, ndjson or csv",
-    kind: "choice",
-    choices: OUTPUT_FORMATS,
-    what: "output format",
-  },
+  // --output: the settings of the output group.
+  ...settingFlags("output"),
   json: {
     flags: "--json",
     description: "shorthand for --output json (the default when stdout is not a terminal)",

@@ -68,8 +68,11 @@ function schemaOf(flag: Flag): Schema {
 
 const schemas = new WeakMap<Flag, Schema>();
 
-/** The schema that checks one flag's value (parseFlags takes the bare true and false of flags that allow them). */
-function schemaForFlag(flag: Flag): Schema {
+/**
+ * The schema that checks one flag's value (parseFlags takes the bare true and false of flags that
+ * allow them); a setting's value from the environment or the store is checked by its flag's schema.
+ */
+export function schemaForFlag(flag: Flag): Schema {
   let schema = schemas.get(flag);
   if (!schema) {
     schema = schemaOf(flag);

@@ -1,4 +1,4 @@
-import { USDC_NETWORK_NAMES } from "../spec/assets.js";
+import { settingFlags } from "../config/settings-table.js";
 import { flagTable } from "./table.js";
 
 /** Paying per request with x402, for the commands that can reach a keyless endpoint. */
@@ -27,14 +27,8 @@ export const PAYMENT_FLAGS = flagTable({
       "refuse to sign more than this in all for the whole command, payments the server refused included (default 0.10)",
     kind: "amount",
   },
-  payNetwork: {
-    flags: "--pay-network <network>",
-    description:
-      "pay only on this network: base, polygon or base-sepolia (default: config pay-network, else the first offer tokenintel accepts, in the server's order)",
-    kind: "choice",
-    choices: USDC_NETWORK_NAMES,
-    what: "network",
-  },
+  // --pay-network: the settings of the payment group.
+  ...settingFlags("payment"),
   dryRun: {
     flags: "--dry-run",
     description:

@@ -88,6 +88,9 @@ type ValueOf<F extends Flag> =
       : KindValue[F["kind"]])
   | (F extends { negation: object } ? false : never);
 
+/** The value a flag gives once parsed (false for its --no- spelling). */
+export type FlagValue<F extends Flag> = ValueOf<F>;
+
 /** The parsed options of a flag table: each flag's value, or undefined when it was not given. */
 export type FlagValues<T extends FlagTable> = { [K in keyof T]?: ValueOf<T[K]> };
 

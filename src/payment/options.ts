@@ -4,7 +4,7 @@ import type { PAYMENT_FLAGS } from "../flags/payment.js";
 import type { FlagValues } from "../flags/table.js";
 import type { IO } from "../io.js";
 import type { Settings } from "../settings.js";
-import { USDC_NETWORK_NAMES, type UsdcNetworkName } from "../spec/assets.js";
+import type { UsdcNetworkName } from "../spec/assets.js";
 
 /** What reading the payment options needs of the run. */
 interface PaymentContext {
@@ -114,7 +114,7 @@ export async function paymentOptions(
   raw: RawPaymentOptions,
 ): Promise<PaymentOptions | undefined> {
   if (!raw.pay && !raw.dryRun) return parsePaymentFlags(ctx.io, raw);
-  const { oneOf } = await import("../flags/values.js");
-  const network = await ctx.settings.get("pay-network", async () => oneOf(USDC_NETWORK_NAMES, "network"));
+  // The flag wins: the stored or environment value is read (and checked) only without it.
+  const network = await ctx.settings.get("pay-network", raw.payNetwork);
   return parsePaymentFlags(ctx.io, raw, network);
 }

@@ -8,6 +8,7 @@ import type { FlagValues } from "../../flags/table.js";
 import { columnForPath } from "../../output/columns.js";
 import { pickPaths } from "../../output/paths.js";
 import { createWriter, toCsv } from "../../output/writers.js";
+import type { Chain } from "../../spec/api.js";
 import { chooseFormat, warnTableOnly } from "../data/output.js";
 import { checkPaths, pathListing } from "../data/paths.js";
 import { ASK_COLUMNS } from "./columns.js";
@@ -110,18 +111,15 @@ async function explain(
   ctx: RunContext,
   details: unknown[],
   question: string,
-  chainFlag: string | undefined,
+  chainFlag: Chain | undefined,
 ): Promise<Grounding[]> {
-  const [{ namedTokens, groundTokens }, { chainSchema }] = await Promise.all([
-    import("./explain.js"),
-    import("../../flags/values.js"),
-  ]);
+  const { namedTokens, groundTokens } = await import("./explain.js");
   const named = namedTokens(details, question);
   if (!named.length) {
     ctx.io.warn("--explain: the answer names no tokens (no token details, no $TICKER in the question)");
     return [];
   }
-  const chain = await ctx.settings.get("chain", async () => chainSchema, chainFlag);
+  const chain = await ctx.settings.get("chain", chainFlag);
   const { rows, unknownChain } = await groundTokens(ctx, named, chain);
   if (unknownChain.length)
     ctx.io.warn(

@@ -59,8 +59,7 @@ async function expandLists(ctx: RunContext, flag: string, items: string[]): Prom
 }
 
 export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<void> {
-  const { chainSchema } = await import("../../flags/values.js");
-  const chain = await ctx.settings.get("chain", async () => chainSchema, opts.chain);
+  const chain = await ctx.settings.get("chain", opts.chain);
   if (chain === undefined) {
     throw new UsageError(
       "check: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'",

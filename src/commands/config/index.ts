@@ -1,4 +1,4 @@
-import { CONFIG_KEYS } from "../../config/keys.js";
+import { settingNames, settingsHelp } from "../../config/settings-table.js";
 import { defineCommand } from "../command.js";
 
 type Action = "get" | "set" | "unset" | "list" | "path";
@@ -21,19 +21,16 @@ const action = (name: Action, args: Array<[string, string, (readonly string[])?]
 
 const KEY: [string, string, readonly string[]] = [
   "<key>",
-  `a setting: ${Object.keys(CONFIG_KEYS).join(", ")}`,
-  Object.keys(CONFIG_KEYS),
+  `a setting: ${settingNames().join(", ")}`,
+  settingNames(),
 ];
-const SETTINGS = Object.entries(CONFIG_KEYS)
-  .map(([key, what]) => `  ${key.padEnd(9)} ${what}`)
-  .join("\n");
 
 export default defineCommand({
   name: "config",
-  description: "read and change settings: base-url, chain, output, timeout, retries, cache",
+  description: `read and change settings: ${settingNames().join(", ")}`,
   flags: {},
   examples: ["tokenintel config set chain base", "tokenintel config get chain", "tokenintel config list"],
-  notes: `Settings:\n${SETTINGS}`,
+  notes: `Settings (a run reads its flag, else its environment variable, else the store):\n${settingsHelp()}`,
   subcommands: [
     action("get", [KEY], "print a setting"),
     action("set", [KEY, ["<value>", "its new value"]], "change a setting"),

@@ -1,12 +1,12 @@
-import { CONFIG_KEYS, type ConfigKey } from "../../config/keys.js";
-import type { ConfigStore } from "../../config/store.js";
+import { type ConfigKey, isConfigKey } from "../../config/keys.js";
+import { flagAttribute, SETTINGS, type Setting, settingNames } from "../../config/settings-table.js";
 import type { RunContext } from "../../context.js";
+import { type Flag, longName } from "../../flags/table.js";
 import { sanitizeInline } from "../../output/sanitize.js";
-import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS, envVariableFor } from "../../settings.js";
-import { DEFAULT_BASE_URL } from "../../spec/api.js";
 
 // `config list`: every setting's effective value and where it comes from, in the order a run
-// reads them: a flag, then its environment variable, then the config store, then the default.
+// reads them: a flag, then its environment variable, then the config store, then the default. The
+// rows are the settings table's (config/settings-table.ts), in its order.
 
 export interface SettingRow {
   key: string;
@@ -16,16 +16,6 @@ export interface SettingRow {
   /** Why the value (from the environment or the file) cannot be used: a command using it fails. */
   invalid?: string;
 }
-
-const DEFAULTS: Record<ConfigKey, string> = {
-  "base-url": DEFAULT_BASE_URL,
-  chain: "(none)",
-  output: "(table on a terminal, else json)",
-  timeout: `${DEFAULT_TIMEOUT_MS / 1000}s`,
-  retries: String(DEFAULT_RETRIES),
-  "pay-network": "(the offer's first)",
-  cache: "0 (off)",
-};
 
 /** 90000 → "90s", 600000 → "10m", 3600000 → "1h": as a TTL or timeout is typed. */
 function formatMs(ms: number): string {
@@ -41,40 +31,72 @@ function formatMs(ms: number): string {
   return `${ms}ms`;
 }
 
+/** A setting's value as a user types it: durations in their units, the rest as text. */
+function shown(flag: Flag, value: unknown): string {
+  if ((flag.kind === "duration" || flag.kind === "ttl") && typeof value === "number") return formatMs(value);
+  if (value === false) return "off";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
 /** A URL as shown: credentials (which no valid setting holds) masked all the same. */
 const showUrl = (url: string) => url.replace(/\/\/[^/@]*@/, "//***@");
 
-export async function settingRows(ctx: RunContext, store: ConfigStore): Promise<SettingRow[]> {
-  const g = ctx.settings.globals;
-  const fromFlag: Partial<Record<ConfigKey, [string, string]>> = {};
-  if (g.sandbox) fromFlag["base-url"] = ["(a local sandbox)", "--sandbox"];
-  else if (g.baseUrl !== undefined) fromFlag["base-url"] = [g.baseUrl, "--base-url"];
-  if (g.timeout !== undefined) fromFlag.timeout = [formatMs(g.timeout), "--timeout"];
-  if (g.retries !== undefined) fromFlag.retries = [String(g.retries), "--retries"];
-  if (g.cache === false) fromFlag.cache = ["0 (off)", "--no-cache"];
-  else if (g.cache !== undefined) fromFlag.cache = [formatMs(g.cache), "--cache"];
+/** The value given by a global setting's flag on this command line, and its spelling. */
+function fromFlag(ctx: RunContext, name: ConfigKey, setting: Setting): [string, string] | undefined {
+  const globals = ctx.settings.globals as Record<string, unknown>;
+  if (name === "base-url" && globals.sandbox) return ["(a local sandbox)", "--sandbox"];
+  if (setting.flag.group !== "global") return undefined;
+  const value = globals[flagAttribute(name)];
+  if (value === undefined) return undefined;
+  if (value === false && setting.flag.negation)
+    return [shown(setting.flag, 0), longName({ ...setting.flag, flags: setting.flag.negation.flags })];
+  return [shown(setting.flag, value), longName(setting.flag)];
+}
 
-  const stored = store.settings() as Partial<Record<ConfigKey, unknown>>;
-  const { SCHEMAS } = await import("./schemas.js");
+export async function settingRows(ctx: RunContext): Promise<SettingRow[]> {
+  const { schemaForFlag } = await import("../../flags/parse.js");
+  const file: unknown = ctx.settings.stored().settings;
+  const malformed = file !== undefined && file !== null && (typeof file !== "object" || Array.isArray(file));
+  const stored = (file && !malformed ? file : {}) as Record<string, unknown>;
   const rows: SettingRow[] = [];
-  for (const key of Object.keys(CONFIG_KEYS) as ConfigKey[]) {
-    const flag = fromFlag[key];
-    const envName = envVariableFor(key);
-    const envValue = envName ? ctx.io.env[envName] : undefined;
+  for (const key of settingNames()) {
+    const setting = SETTINGS[key] as Setting;
+    const flag = fromFlag(ctx, key, setting);
+    const envValue = ctx.io.env[setting.env];
     let row: SettingRow;
     if (flag) row = { key, value: flag[0], source: `flag ${flag[1]}` };
-    else if (envName && envValue) row = { key, value: envValue, source: `env ${envName}` };
-    else if (stored[key] !== undefined && stored[key] !== null) {
-      const value = stored[key];
-      row = { key, value: typeof value === "string" ? value : JSON.stringify(value), source: "config" };
-    } else row = { key, value: DEFAULTS[key], source: "default" };
+    else if (envValue) row = { key, value: envValue, source: `env ${setting.env}` };
+    else if (stored[key] !== undefined && stored[key] !== null)
+      row = { key, value: shown(setting.flag, stored[key]), source: "config" };
+    else {
+      const value = setting.default !== undefined ? shown(setting.flag, setting.default) : setting.unset;
+      row = { key, value: value ?? "(none)", source: "default" };
+    }
     if (row.source.startsWith("env") || row.source === "config") {
-      const checked = SCHEMAS[key].safeParse(row.value);
+      const checked = schemaForFlag(setting.flag).safeParse(row.value);
       if (!checked.success) row.invalid = checked.error.issues[0]?.message ?? "invalid value";
     }
+    if (setting.secret && row.source !== "default") row.value = "(set; never shown)";
     // Typed by the user, but shown on a terminal all the same: made inert.
     row.value = sanitizeInline(key === "base-url" ? showUrl(row.value) : row.value);
     rows.push(row);
+  }
+  // A name in the file that is no setting (a typo in a hand edit) is named, not silently ignored.
+  for (const name of Object.keys(stored).filter((n) => !isConfigKey(n))) {
+    rows.push({
+      key: sanitizeInline(name),
+      value: "(not shown)",
+      source: "config",
+      invalid: `not a setting (known: ${settingNames().join(", ")}); remove it with 'tokenintel config unset'`,
+    });
+  }
+  if (malformed) {
+    rows.push({
+      key: "settings",
+      value: "(not shown)",
+      source: "config",
+      invalid: `not an object of settings; fix it or remove it in ${ctx.settings.configFile()}`,
+    });
   }
 
   const key = await ctx.settings.apiKey();
@@ -82,7 +104,7 @@ export async function settingRows(ctx: RunContext, store: ConfigStore): Promise<
     flag: "flag --api-key",
     sandbox: "flag --sandbox",
     env: "env TOKENINTEL_API_KEY",
-    store: "config",
+    store: ctx.settings.globals.sandbox ? "config (sandbox profile)" : "config",
   } as const;
   rows.push(
     key

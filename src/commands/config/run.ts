@@ -1,8 +1,9 @@
-import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/keys.js";
+import { type ConfigKey, isConfigKey } from "../../config/keys.js";
+import { SETTINGS, type Setting, settingNames } from "../../config/settings-table.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
+import { schemaForFlag } from "../../flags/parse.js";
 import { parseValue } from "../../flags/values.js";
-import { SCHEMAS } from "./schemas.js";
 
 function checkKey(key: string): ConfigKey {
   if (key === "api-key" || key === "api_key") {
@@ -11,7 +12,7 @@ function checkKey(key: string): ConfigKey {
     );
   }
   if (!isConfigKey(key))
-    throw new UsageError(`unknown config key "${key}" (known: ${Object.keys(CONFIG_KEYS).join(", ")})`);
+    throw new UsageError(`unknown config key "${key}" (known: ${settingNames().join(", ")})`);
   return key;
 }
 
@@ -27,23 +28,28 @@ export async function runConfig(
       return ctx.io.out(`${store.path}\n`);
     case "list": {
       const { formatRows, settingRows } = await import("./list.js");
-      return ctx.io.out(formatRows(await settingRows(ctx, store)));
+      return ctx.io.out(formatRows(await settingRows(ctx)));
     }
     case "get": {
       const k = checkKey(key ?? "");
       const v = store.get(k);
       if (v === undefined) throw new CliError(`${k} is not set`);
+      if ((SETTINGS[k] as Setting).secret)
+        throw new UsageError(`${k} is secret: it is never printed (config list says whether it is set)`);
       return ctx.io.out(`${v}\n`);
     }
     case "set": {
       const k = checkKey(key ?? "");
       if (value === undefined) throw new UsageError("config set: missing value");
-      const checked = parseValue(k, SCHEMAS[k], value);
+      // The check a flag's value gets: one schema per setting, from its flag's kind.
+      const checked = parseValue(k, schemaForFlag((SETTINGS[k] as Setting).flag), value);
+      if ((SETTINGS[k] as Setting).secret) ctx.io.addSecret(value.trim());
       store.set(k, typeof checked === "string" ? checked : value.trim());
       return;
     }
     case "unset":
-      store.unset(checkKey(key ?? ""));
+      // A name in the file that is no setting (a hand edit's typo) may be removed all the same.
+      store.unset(key && Object.hasOwn(store.settings(), key) ? (key as ConfigKey) : checkKey(key ?? ""));
       return;
   }
 }

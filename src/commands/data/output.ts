@@ -11,10 +11,7 @@ export async function chooseFormat(ctx: RunContext, opts: OutputOptions): Promis
   if (new Set(chosen).size > 1)
     throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
   if (chosen[0]) return chosen[0];
-  const { outputSchema } = await import("../../flags/values.js");
-  return (
-    (await ctx.settings.get("output", async () => outputSchema)) ?? (ctx.io.stdoutIsTTY ? "table" : "json")
-  );
+  return (await ctx.settings.get("output")) ?? (ctx.io.stdoutIsTTY ? "table" : "json");
 }
 
 /** --view, --wide and --columns shape a table: with another format, one warning that they do nothing. */

@@ -60,8 +60,7 @@ export async function parseDataOptions(
   spec: DataCommandSpec,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  const { chainSchema } = await import("../../flags/values.js");
-  const chain = await ctx.settings.get("chain", async () => chainSchema, opts.chain);
+  const chain = await ctx.settings.get("chain", opts.chain);
   if (spec.chainRequired && chain === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,

@@ -132,8 +132,7 @@ function seriesOf(
 }
 
 export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise<void> {
-  const { chainSchema } = await import("../../flags/values.js");
-  const chain = await ctx.settings.get("chain", async () => chainSchema, opts.chain);
+  const chain = await ctx.settings.get("chain", opts.chain);
   if (chain === undefined)
     throw new UsageError(
       "history: --chain is required (base or solana), or set one with 'tokenintel config set chain base'",
