@@ -3,7 +3,8 @@ import { defineCommand } from "../command.js";
 
 const login = defineCommand({
   name: "login",
-  description: "save an API key: asks for it without echo, or reads it from stdin with --with-token",
+  description:
+    "save an API key: asks for it without echo, reads it from stdin with --with-token, or takes --api-key",
   flags: flagTable({
     withToken: { flags: "--with-token", description: "read the key from standard input", kind: "switch" },
     verify: {
@@ -16,10 +17,16 @@ const login = defineCommand({
     "tokenintel auth login",
     "printf '%s' \"$KEY\" | tokenintel auth login --with-token",
     "printf '%s' \"$KEY\" | tokenintel auth login --with-token --no-verify",
+    "printf '%s' ti_sandbox_demo_key_4f9a2c | tokenintel auth login --sandbox --with-token",
   ],
   notes: `The key is checked with one request to the market endpoint (never paid) before it is saved:
 a key the service rejects is not saved (exit 4); when the service cannot be reached, nothing is
-saved (exit 1) unless --no-verify.`,
+saved (exit 1) unless --no-verify.
+
+With --sandbox, login, status and logout try the same steps against the local sandbox: the key
+is checked by the sandbox (which takes only its demo key, ti_sandbox_demo_key_4f9a2c) and saved
+to a sandbox profile of its own (the config folder's sandbox/), used by --sandbox runs only. The
+real key is never read, written or removed with --sandbox.`,
   async run(ctx, opts) {
     const { runLogin } = await import("./run.js");
     await runLogin(ctx, opts);
@@ -32,6 +39,8 @@ const status = defineCommand({
   flags: {},
   examples: ["tokenintel auth status", "tokenintel auth status --sandbox"],
   notes: `Checks the key with one request to the market endpoint (one token; never paid, never cached).
+With --sandbox: the sandbox profile's key (auth login --sandbox), else the sandbox's demo key,
+checked against the sandbox.
 Exit 0: accepted. Exit 4: no key, or the service rejected it (401/403, or 402: it asked for a
 payment instead of taking the key). Exit 1: it could not be checked (network, timeout, server
 error); the lines about the key are printed all the same.`,
@@ -43,7 +52,7 @@ error); the lines about the key are printed all the same.`,
 
 const logout = defineCommand({
   name: "logout",
-  description: "remove the stored key",
+  description: "remove the stored key (with --sandbox: the sandbox profile's)",
   flags: {},
   async run(ctx) {
     const { runLogout } = await import("./run.js");
@@ -53,7 +62,7 @@ const logout = defineCommand({
 
 export default defineCommand({
   name: "auth",
-  description: "manage the API key kept in the local config store",
+  description: "manage the API key kept in the local config store (with --sandbox: a sandbox profile)",
   flags: {},
   subcommands: [login, status, logout],
 });

@@ -1,3 +1,4 @@
+import type { ConfigStore } from "../../config/store.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, UsageError } from "../../errors.js";
 
@@ -9,15 +10,36 @@ export function maskKey(key: string): string {
   return `${key.slice(0, 4)}…${key.slice(-4)}`;
 }
 
+/**
+ * The store `auth` reads and writes: the real one, or with --sandbox the sandbox profile (a store
+ * of its own in the config folder), so that trying `auth login` against the sandbox never touches
+ * the real key.
+ */
+async function authStore(ctx: RunContext): Promise<ConfigStore> {
+  if (!ctx.settings.globals.sandbox) return ctx.store();
+  const [{ ConfigStore }, { sandboxProfileEnv }] = await Promise.all([
+    import("../../config/store.js"),
+    import("../../settings.js"),
+  ]);
+  return ConfigStore.open(sandboxProfileEnv(ctx.io.env));
+}
+
+/** The key to save: from --api-key, from stdin (--with-token), or asked for without echo. */
+async function keyToSave(ctx: RunContext, withToken: boolean | undefined): Promise<string> {
+  const fromFlag = ctx.settings.globals.apiKey;
+  if (fromFlag !== undefined && withToken)
+    throw new UsageError("auth login: --api-key and --with-token both give a key; use one");
+  if (fromFlag !== undefined) return fromFlag.trim();
+  if (withToken) return (await ctx.io.readInput("--with-token")).trim().split(/\r?\n/)[0]?.trim() ?? "";
+  if (ctx.io.stdinIsTTY) return (await ctx.io.promptHidden("API key (input hidden): ")).trim();
+  throw new UsageError("auth login: no terminal to ask on; pipe the key in with --with-token");
+}
+
 export async function runLogin(
   ctx: RunContext,
   options: { withToken?: boolean; verify?: boolean },
 ): Promise<void> {
-  let key: string;
-  if (options.withToken)
-    key = (await ctx.io.readInput("--with-token")).trim().split(/\r?\n/)[0]?.trim() ?? "";
-  else if (ctx.io.stdinIsTTY) key = (await ctx.io.promptHidden("API key (input hidden): ")).trim();
-  else throw new UsageError("auth login: no terminal to ask on; pipe the key in with --with-token");
+  const key = await keyToSave(ctx, options.withToken);
   if (!key) throw new UsageError("auth login: no key given");
   if (!KEY_PATTERN.test(key)) {
     throw new UsageError(
@@ -25,16 +47,27 @@ export async function runLogin(
     );
   }
   ctx.io.addSecret(key);
+  const sandbox = Boolean(ctx.settings.globals.sandbox);
   // Checked before it is stored (--no-verify: offline); a key the service rejects is not kept.
   if (options.verify !== false) {
     const { checkKey, rejectedError, uncheckedError } = await import("./verify.js");
     const check = await checkKey(ctx, key);
-    if (check.verdict === "rejected") throw rejectedError(check, "the key", "; nothing saved");
+    if (check.verdict === "rejected") {
+      const { SANDBOX_API_KEY } = await import("../../sandbox/tokens.js");
+      const hint = sandbox ? `; the sandbox takes only its demo key, ${SANDBOX_API_KEY}` : "";
+      throw rejectedError(check, "the key", `; nothing saved${hint}`);
+    }
     if (check.verdict === "unchecked")
       throw uncheckedError(check, "the key", "; nothing saved (--no-verify saves it unchecked)");
   }
-  const store = await ctx.store();
+  const store = await authStore(ctx);
   store.setApiKey(key);
+  if (sandbox) {
+    ctx.io.info(
+      `tokenintel: key saved to the sandbox profile ${store.path} (used with --sandbox only; the real key is untouched)`,
+    );
+    return;
+  }
   ctx.io.info(`tokenintel: key saved to ${store.path} (readable by you only)`);
   if (ctx.io.env.TOKENINTEL_API_KEY) {
     ctx.io.warn("TOKENINTEL_API_KEY is set in the environment and takes precedence over the stored key");
@@ -42,12 +75,14 @@ export async function runLogin(
 }
 
 export async function runStatus(ctx: RunContext): Promise<void> {
-  const store = await ctx.store();
+  const store = await authStore(ctx);
   const active = await ctx.settings.apiKey();
   const where = {
     flag: "the --api-key flag",
     env: "the environment (TOKENINTEL_API_KEY)",
-    store: `the config store (${store.path})`,
+    store: ctx.settings.globals.sandbox
+      ? `the sandbox profile (${store.path})`
+      : `the config store (${store.path})`,
     sandbox: "the sandbox's demo key (--sandbox)",
   } as const;
   const mode = store.fileMode();
@@ -70,8 +105,14 @@ export async function runStatus(ctx: RunContext): Promise<void> {
 }
 
 export async function runLogout(ctx: RunContext): Promise<void> {
-  const store = await ctx.store();
+  const store = await authStore(ctx);
   const removed = store.deleteApiKey();
-  ctx.io.info(removed ? `tokenintel: key removed from ${store.path}` : "tokenintel: no key was stored");
-  if (ctx.io.env.TOKENINTEL_API_KEY) ctx.io.warn("TOKENINTEL_API_KEY is still set in the environment");
+  const where = ctx.settings.globals.sandbox ? "the sandbox profile " : "";
+  ctx.io.info(
+    removed
+      ? `tokenintel: key removed from ${where}${store.path}`
+      : `tokenintel: no key was stored${where ? " in the sandbox profile" : ""}`,
+  );
+  if (ctx.io.env.TOKENINTEL_API_KEY && !ctx.settings.globals.sandbox)
+    ctx.io.warn("TOKENINTEL_API_KEY is still set in the environment");
 }
