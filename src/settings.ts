@@ -148,8 +148,14 @@ export class Settings {
     }
     const fromEnv = this.env.TOKENINTEL_API_KEY;
     if (fromEnv) return { key: fromEnv, source: "env" };
-    const stored = this.stored().apiKey;
-    return typeof stored === "string" && stored ? { key: stored, source: "store" } : undefined;
+    const stored: unknown = this.stored().apiKey;
+    if (stored !== undefined && stored !== null && typeof stored !== "string") {
+      // A hand edit that left something other than text: named, never taken for "not logged in".
+      throw new UsageError(
+        `the config file ${this.configFile()}: "apiKey" is not text; replace it with 'tokenintel auth login' or remove it with 'tokenintel auth logout'`,
+      );
+    }
+    return stored ? { key: stored, source: "store" } : undefined;
   }
 }
 

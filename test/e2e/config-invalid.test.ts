@@ -40,3 +40,50 @@ describe("invalid settings", () => {
     expect(r.stderr).toBe('tokenintel: config chain: unknown chain "5" (expected base, solana)\n');
   });
 });
+
+describe("a malformed config file is named, never silently ignored", () => {
+  it("TOKENINTEL_OUTPUT=xml: config list marks the value from the environment", async () => {
+    const r = await run(["config", "list"], configWith({}), { env: { TOKENINTEL_OUTPUT: "xml" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /\noutput\s+xml\s+\(env TOKENINTEL_OUTPUT\)\s+INVALID: unknown output format "xml" \(expected table, json, ndjson, csv\)\n/,
+    );
+  });
+
+  it("a name that is no setting is listed as invalid, and config unset removes it", async () => {
+    const folder = configWith({ chian: "base", chain: "base" });
+    const list = await run(["config", "list"], folder);
+    expect(list.stdout).toMatch(
+      /\nchian\s+\(not shown\)\s+\(config\)\s+INVALID: not a setting \(known: base-url, /,
+    );
+    expect((await run(["config", "unset", "chian"], folder)).code).toBe(0);
+    const after = await run(["config", "list"], folder);
+    expect(after.stdout).not.toContain("chian");
+    expect(after.stdout).toMatch(/\nchain\s+base\s+\(config\)\n/);
+  });
+
+  it("settings that are not an object: config list says so; a command exits 2 naming the file", async () => {
+    const folder = configWith({});
+    writeFileSync(join(folder, "config.json"), JSON.stringify({ settings: ["base"] }));
+    const list = await run(["config", "list"], folder);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(
+      /\nsettings\s+\(not shown\)\s+\(config\)\s+INVALID: not an object of settings/,
+    );
+    const r = await run(["market", "--sandbox", "-c", "base", "--limit", "1"], folder);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `tokenintel: the config file ${join(folder, "config.json")}: "settings" is not an object of settings; fix it or remove it\n`,
+    );
+  });
+
+  it("a stored key that is not text is named (exit 2), not taken for 'not logged in'", async () => {
+    const folder = configWith({});
+    writeFileSync(join(folder, "config.json"), JSON.stringify({ apiKey: 12345 }));
+    const r = await run(["auth", "status"], folder);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^tokenintel: the config file .*config\.json: "apiKey" is not text; replace it with/,
+    );
+  });
+});
