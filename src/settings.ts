@@ -19,6 +19,7 @@ const ENV_FOR: Partial<Record<ConfigKey, string>> = {
   timeout: "TOKENINTEL_TIMEOUT",
   retries: "TOKENINTEL_RETRIES",
   "pay-network": "TOKENINTEL_PAY_NETWORK",
+  "daily-cap": "TOKENINTEL_DAILY_CAP",
   cache: "TOKENINTEL_CACHE",
 };
 

@@ -27,6 +27,12 @@ export const PAYMENT_FLAGS = flagTable({
       "refuse to sign more than this in all for the whole command, payments the server refused included (default 0.10)",
     kind: "amount",
   },
+  dailyCap: {
+    flags: "--daily-cap <amount>",
+    description:
+      "refuse to sign a payment that would take the total signed in the last 24 hours, by every run (counted from the payment ledger), over this (default: TOKENINTEL_DAILY_CAP, config daily-cap, else none)",
+    kind: "amount",
+  },
   payNetwork: {
     flags: "--pay-network <network>",
     description:

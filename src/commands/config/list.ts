@@ -22,6 +22,7 @@ const DEFAULTS: Record<ConfigKey, string> = {
   timeout: `${DEFAULT_TIMEOUT_MS / 1000}s`,
   retries: String(DEFAULT_RETRIES),
   "pay-network": "(the offer's first)",
+  "daily-cap": "(none)",
   cache: "0 (off)",
 };
 

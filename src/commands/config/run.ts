@@ -1,3 +1,4 @@
+import * as z from "zod/mini";
 import { CONFIG_KEYS, type ConfigKey, isConfigKey } from "../../config/keys.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
@@ -14,6 +15,11 @@ import {
 } from "../../flags/values.js";
 import { USDC_NETWORK_NAMES } from "../../spec/assets.js";
 
+/** A USDC amount as typed (the daily cap), at most 6 decimals; kept as typed. */
+const amountSchema = z
+  .string()
+  .check(z.trim(), z.regex(/^\d+(\.\d{1,6})?$/, "expected an amount such as 1.00 (at most 6 decimals)"));
+
 /** What each setting accepts. Names are stored as the schema spells them, numbers as typed. */
 const SCHEMAS: Record<ConfigKey, Schema> = {
   "base-url": urlSchema,
@@ -22,6 +28,7 @@ const SCHEMAS: Record<ConfigKey, Schema> = {
   timeout: durationSchema,
   retries: wholeNumber("of 0 or more", 0),
   "pay-network": oneOf(USDC_NETWORK_NAMES, "network"),
+  "daily-cap": amountSchema,
   cache: ttlSchema,
 };
 
