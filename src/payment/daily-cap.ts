@@ -80,23 +80,18 @@ export function capRefusal(
   return `refusing to pay: ${usdc(amount)} more would bring the last 24 hours' signed total to ${usdc(signed + amount)}, over ${over} by ${usdc(signed + amount - cap.atomic)}; the cap frees up at ${describeTime(at, now)}`;
 }
 
-/** The dry run's words on the cap: what the last 24 hours hold and how many payments are left. */
+/** The dry run's words on the cap: what the last 24 hours hold and how many payments fit. */
 export function describeCapRoom(
   payments: readonly SignedPayment[],
   price: bigint,
-  cap: DailyCap | undefined,
+  cap: DailyCap,
   now: number,
 ): string {
   const signed = signedInWindow(payments, now);
-  const ledger = `ledger: ${usdc(signed)} signed in the last 24 h`;
-  if (!cap) return `${ledger}; no daily cap`;
   const left = cap.atomic > signed ? cap.atomic - signed : 0n;
   const count = price > 0n ? left / price : undefined;
-  const room =
-    count === undefined ? "" : `, room for ${count} more payment${count === 1n ? "" : "s"} at this price`;
-  const freed =
-    count === 0n && price <= cap.atomic
-      ? `; the cap frees up at ${describeTime(freesUpAt(payments, price, cap.atomic, now)!, now)}`
-      : "";
-  return `${ledger}; daily cap ${cap.text} (${cap.source}): ${usdc(left)} left${room}${freed}`;
+  const room = count === undefined ? "" : `, room for ${count} more payment${count === 1n ? "" : "s"} at this price`;
+  const at = count === 0n ? freesUpAt(payments, price, cap.atomic, now) : undefined;
+  const freed = at === undefined ? "" : `; the cap frees up at ${describeTime(at, now)}`;
+  return `daily cap ${cap.text} (${cap.source}): ${usdc(signed)} signed in the last 24 h (payment ledger), ${usdc(left)} left${room}${freed}`;
 }

@@ -109,9 +109,11 @@ export class PaymentRecorder {
     }
   }
 
-  /** The dry run's words on the ledger and the cap, for payments of `price`. */
-  plan(price: bigint): string {
+  /** The dry run's words on the daily cap, for payments of `price`; nothing without a cap. */
+  plan(price: bigint): string | undefined {
+    const cap = this.options.dailyCap;
+    if (!cap) return undefined;
     const now = this.now();
-    return describeCapRoom(this.ledger.signedSince(now - CAP_WINDOW_MS), price, this.options.dailyCap, now);
+    return describeCapRoom(this.ledger.signedSince(now - CAP_WINDOW_MS), price, cap, now);
   }
 }

@@ -348,7 +348,8 @@ export class PaymentSession implements PaymentHook {
         ? "the number of requests is not known before the first page (one payment per page)"
         : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
     const how = readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
-    const ledger = this.recorder ? `; ${this.recorder.plan(amount)}` : "";
+    const cap = this.recorder?.plan(amount);
+    const ledger = cap ? `; ${cap}` : "";
     return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}${ledger}${how}`;
   }
 
