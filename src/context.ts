@@ -159,6 +159,7 @@ export class Context implements RunContext {
 
   /** Ends the run: says what was paid, if anything; closes connections and the sandbox. */
   async close(): Promise<void> {
+    this.payment?.finish(); // payments sent and never answered: "unknown" in the ledger
     const paid = this.payment?.summary();
     if (paid) this.io.err(paid);
     const fromCache = this.payment ? ((await this.cachePromise)?.hits ?? 0) : 0;

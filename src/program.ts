@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, Loader> = {
   auth: () => import("./commands/auth/index.js"),
   config: () => import("./commands/config/index.js"),
   cache: () => import("./commands/cache/index.js"),
+  payments: () => import("./commands/payments/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   mcp: () => import("./commands/mcp/index.js"),
   completion: () => import("./commands/completion/index.js"),

@@ -54,8 +54,8 @@ export interface PaymentHook {
   pay?(res: ApiResponse, label: string | undefined): Promise<Record<string, string>>;
   /** The paid request was answered with a 2xx. */
   settled?(res: ApiResponse, headers: Record<string, string>): Promise<void>;
-  /** The error a 402 ends in; `paid` when the server refused a payment that was sent. */
-  refusal(res: ApiResponse, paid: boolean): Promise<CliError>;
+  /** The error a 402 ends in; `paid` when the server refused a payment that was sent (`payment`). */
+  refusal(res: ApiResponse, paid: boolean, payment?: Record<string, string>): Promise<CliError>;
 }
 
 export interface RequestOptions {
@@ -216,8 +216,7 @@ export class ApiClient {
         flight.paid = await hook.pay(res, flight.opts.label);
         continue;
       }
-      const error =
-        res.status === 402 ? await this.paymentRequired(res, flight.paid !== undefined) : this.errorFor(res);
+      const error = res.status === 402 ? await this.paymentRequired(res, flight.paid) : this.errorFor(res);
       error.response = {
         status: res.status,
         statusText: res.statusText,
@@ -255,8 +254,11 @@ export class ApiClient {
   }
 
   /** A 402 the run does not (or no longer) pay: the hook says why, else a plain refusal. */
-  private async paymentRequired(res: ApiResponse, paid: boolean): Promise<CliError> {
-    if (this.options.payment) return this.options.payment.refusal(res, paid);
+  private async paymentRequired(
+    res: ApiResponse,
+    paid: Record<string, string> | undefined,
+  ): Promise<CliError> {
+    if (this.options.payment) return this.options.payment.refusal(res, paid !== undefined, paid);
     return new PaymentError(
       "payment required (HTTP 402); use an API key ('tokenintel auth login') or pay per request with --pay",
     );

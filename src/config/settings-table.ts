@@ -118,6 +118,18 @@ export const SETTINGS = settingTable({
     },
     unset: "(the offer's first)",
   },
+  "daily-cap": {
+    description: "the most --pay signs in any 24 hours, by every run, e.g. 1.00 (unset: no cap)",
+    env: "TOKENINTEL_DAILY_CAP",
+    flag: {
+      group: "payment",
+      flags: "--daily-cap <amount>",
+      description:
+        "refuse to sign a payment that would take the total signed in the last 24 hours, by every run (counted from the payment ledger), over this (default: TOKENINTEL_DAILY_CAP, config daily-cap, else none)",
+      kind: "amount",
+    },
+    unset: "(no cap)",
+  },
   cache: {
     description: "answer repeated GETs from disk for this long, e.g. 10m (0 or unset: off)",
     env: "TOKENINTEL_CACHE",

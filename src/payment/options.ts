@@ -4,15 +4,18 @@ import type { PAYMENT_FLAGS } from "../flags/payment.js";
 import type { FlagValues } from "../flags/table.js";
 import type { IO } from "../io.js";
 import type { Settings } from "../settings.js";
-import type { UsdcNetworkName } from "../spec/assets.js";
+import { USDC_DECIMALS, type UsdcNetworkName } from "../spec/assets.js";
+import type { DailyCap } from "./daily-cap.js";
 
 /** What reading the payment options needs of the run. */
 interface PaymentContext {
   io: IO;
   settings: Settings;
+  /** The command line as typed: the ledger records it, secrets masked. */
+  commandLine?: string;
 }
 
-import { checkAmountFlag, DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND } from "./amounts.js";
+import { checkAmountFlag, DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND, parseAmount } from "./amounts.js";
 import type { PaymentOptions } from "./session.js";
 
 /** The payment flags of the commands that can reach a keyless endpoint (directory, api). */
@@ -80,9 +83,9 @@ export function parsePaymentFlags(
   const maxPayment = checkAmountFlag("--max-payment", raw.maxPayment ?? DEFAULT_MAX_PAYMENT);
   const maxSpend = checkAmountFlag("--max-spend", raw.maxSpend ?? DEFAULT_MAX_SPEND);
   if (!raw.pay && !raw.dryRun) {
-    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend || raw.payNetwork) {
+    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend || raw.payNetwork || raw.dailyCap) {
       throw new UsageError(
-        "--wallet-key-file, --max-payment, --max-spend and --pay-network go with --pay (or --dry-run)",
+        "--wallet-key-file, --max-payment, --max-spend, --daily-cap and --pay-network go with --pay (or --dry-run)",
       );
     }
     return undefined;
@@ -108,13 +111,33 @@ export function parsePaymentFlags(
   return { walletKey, maxPayment, maxSpend, dryRun: Boolean(raw.dryRun), network };
 }
 
-/** The payment options of a run: its flags, and the pay-network setting (TOKENINTEL_PAY_NETWORK, config). */
+/**
+ * The payment options of a run: its flags, the pay-network and daily-cap settings (environment,
+ * config), and the ledger. A paying run makes sure of the data folder before any request.
+ */
 export async function paymentOptions(
   ctx: PaymentContext,
   raw: RawPaymentOptions,
 ): Promise<PaymentOptions | undefined> {
   if (!raw.pay && !raw.dryRun) return parsePaymentFlags(ctx.io, raw);
+  const { PaymentLedger, ledgerFile } = await import("./ledger.js");
   // The flag wins: the stored or environment value is read (and checked) only without it.
   const network = await ctx.settings.get("pay-network", raw.payNetwork);
-  return parsePaymentFlags(ctx.io, raw, network);
+  const capText = await ctx.settings.get("daily-cap", raw.dailyCap);
+  const options = parsePaymentFlags(ctx.io, raw, network)!;
+  const file = ledgerFile(ctx.io.env);
+  if (!options.dryRun) new PaymentLedger(file).prepare();
+  // Masked after the flags are read: the wallet key is a secret by then.
+  const commandLine = ctx.io.redact(ctx.commandLine ?? "tokenintel");
+  return {
+    ...options,
+    ledger: { file, commandLine, dailyCap: capText ? dailyCap(ctx, raw, capText) : undefined },
+  };
+}
+
+/** The daily cap in atomic units, with where it came from (--daily-cap, the environment or config). */
+function dailyCap(ctx: PaymentContext, raw: RawPaymentOptions, text: string): DailyCap {
+  const source =
+    raw.dailyCap !== undefined ? "--daily-cap" : (ctx.settings.raw("daily-cap")?.source ?? "daily-cap");
+  return { atomic: parseAmount(source, text, USDC_DECIMALS), text, source };
 }

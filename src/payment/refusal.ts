@@ -13,18 +13,26 @@ export interface RequestEstimate {
   exact: boolean;
 }
 
+const paymentRequiredHeader = (res: ApiResponse) =>
+  typeof res.headers["payment-required"] === "string" ? res.headers["payment-required"] : undefined;
+
+/** The server's reason for refusing a payment: the v2 header's `error`, else the body's message. */
+export function refusalReason(res: ApiResponse): string | undefined {
+  const header = paymentRequiredHeader(res);
+  const fromHeader = header ? decodePaymentRequired(header) : undefined;
+  const error =
+    fromHeader && typeof fromHeader === "object" ? (fromHeader as { error?: unknown }).error : undefined;
+  return (typeof error === "string" && error ? error : undefined) ?? serverMessage(res.body);
+}
+
 export function paymentRequiredError(
   res: ApiResponse,
   paid: boolean,
   estimate: RequestEstimate,
 ): PaymentError {
-  const header =
-    typeof res.headers["payment-required"] === "string" ? res.headers["payment-required"] : undefined;
+  const header = paymentRequiredHeader(res);
   if (paid) {
-    const fromHeader = header ? decodePaymentRequired(header) : undefined;
-    const error =
-      fromHeader && typeof fromHeader === "object" ? (fromHeader as { error?: unknown }).error : undefined;
-    const reason = (typeof error === "string" && error ? error : undefined) ?? serverMessage(res.body);
+    const reason = refusalReason(res);
     return new PaymentError(
       `the server refused the payment (HTTP 402${reason ? `: ${reason}` : ""}); not signing a second one for the same request`,
     );

@@ -12,7 +12,8 @@ import {
   readSignedPayment,
   type SignedAuthorization,
 } from "./offers.js";
-import { paymentRequiredError, type RequestEstimate } from "./refusal.js";
+import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
+import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
 
 // Paying per request with x402 (spec §5): which requirement to accept, the caps that cannot be
 // talked past, and the books. It joins the HTTP client as its 402 hook. Signing lives in sign.ts,
@@ -27,6 +28,8 @@ export interface PaymentOptions {
   dryRun: boolean;
   /** Pay only on this network (--pay-network, config pay-network); else the first offer accepted. */
   network?: UsdcNetworkName;
+  /** Where every payment signed is recorded before it is sent, and the daily cap counted there. */
+  ledger?: LedgerOptions;
 }
 
 export type { RequestEstimate } from "./refusal.js";
@@ -58,7 +61,7 @@ interface Signer {
     validitySeconds: number,
   ): Promise<Record<string, string>>;
   verify(auth: SignedAuthorization, requirement: PaymentRequirement, asset: KnownAsset): Promise<boolean>;
-  settlement(res: ApiResponse): string | undefined;
+  settlement(res: ApiResponse): { transaction?: unknown; payer?: unknown } | undefined;
 }
 
 /** The validity window an offer asks for, in seconds: the cap when it names none, NaN when unreadable. */
@@ -82,7 +85,9 @@ export class PaymentSession implements PaymentHook {
   private signedAmount = 0n;
   private accepted = 0;
   private acceptedAmount = 0n;
-  private readonly inFlight = new Map<Record<string, string>, bigint>();
+  /** Payments sent and not yet answered: their value, and their nonce (their name in the ledger). */
+  private readonly inFlight = new Map<Record<string, string>, { value: bigint; nonce: string }>();
+  private readonly recorder: PaymentRecorder | undefined;
   private asset: KnownAsset | undefined;
   private signer: Promise<Signer> | undefined;
   private readonly settlements: string[] = [];
@@ -93,7 +98,9 @@ export class PaymentSession implements PaymentHook {
     private readonly estimate: RequestEstimate,
     private readonly log: (line: string) => void,
     private readonly verbose: boolean,
-  ) {}
+  ) {
+    this.recorder = options.ledger ? new PaymentRecorder(options.ledger, log) : undefined;
+  }
 
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
   choose(requirements: PaymentRequirement[]): {
@@ -185,10 +192,11 @@ export class PaymentSession implements PaymentHook {
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
     }
+    this.recorder?.precheck(amount);
     // Reserved in the same turn as the check in choose(): concurrent pages cannot race past the cap.
     this.reserved += amount;
     this.signing++;
-    let signed: { headers: Record<string, string>; value: bigint };
+    let signed: { headers: Record<string, string>; auth: SignedAuthorization };
     try {
       if (this.verbose) {
         this.log(
@@ -196,6 +204,8 @@ export class PaymentSession implements PaymentHook {
         );
       }
       signed = await this.sign(res, offer);
+      // In the ledger before it can leave: a line that cannot be written (or the daily cap) stops it.
+      this.recorder?.signed(res.url, label, requirement, asset, signed.auth);
     } catch (error) {
       this.reserved -= amount; // signed at most in memory: nothing left this process
       this.signing--;
@@ -203,9 +213,9 @@ export class PaymentSession implements PaymentHook {
     }
     this.signing--;
     this.signed++;
-    this.signedAmount += signed.value;
+    this.signedAmount += signed.auth.value;
     this.asset = asset;
-    this.inFlight.set(signed.headers, signed.value);
+    this.inFlight.set(signed.headers, { value: signed.auth.value, nonce: signed.auth.nonce });
     return signed.headers;
   }
 
@@ -217,12 +227,17 @@ export class PaymentSession implements PaymentHook {
     const offer = this.offer(res);
     if (!this.options.walletKey)
       return this.describePlan(offer.amount, offer.asset, offer.requirement, false);
-    const { value } = await this.sign(res, offer);
-    return this.describePlan(value, offer.asset, offer.requirement, true);
+    const { auth } = await this.sign(res, offer);
+    return this.describePlan(auth.value, offer.asset, offer.requirement, true);
   }
 
-  /** The error a 402 ends in: the price and the ways out, or the server refusing a payment. */
-  async refusal(res: ApiResponse, paid: boolean): Promise<CliError> {
+  /** The error a 402 ends in: the price and the ways out, or the server refusing the payment sent. */
+  async refusal(res: ApiResponse, paid: boolean, payment?: Record<string, string>): Promise<CliError> {
+    const sent = payment && this.inFlight.get(payment);
+    if (sent) {
+      this.inFlight.delete(payment);
+      this.recorder?.outcome(sent.nonce, "refused", { reason: refusalReason(res) });
+    }
     return paymentRequiredError(res, paid, this.estimate);
   }
 
@@ -235,7 +250,7 @@ export class PaymentSession implements PaymentHook {
   private async sign(
     res: ApiResponse,
     { requirement, asset, amount, validitySeconds }: ReturnType<PaymentSession["choose"]>,
-  ): Promise<{ headers: Record<string, string>; value: bigint }> {
+  ): Promise<{ headers: Record<string, string>; auth: SignedAuthorization }> {
     try {
       this.signer ??= import("./sign.js").then((m) =>
         m.createSigner(this.options.walletKey!, this.options.maxPayment),
@@ -247,23 +262,23 @@ export class PaymentSession implements PaymentHook {
       } catch (error) {
         throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
       }
-      const value = await this.readBack(signer, headers, requirement, asset, amount);
+      const auth = await this.readBack(signer, headers, requirement, asset, amount);
       this.payer = signer.address;
-      return { headers, value };
+      return { headers, auth };
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
     }
   }
 
-  /** The value inside the signed authorization, after checking it is exactly what was allowed. */
+  /** The signed authorization, after checking it is exactly what was allowed. */
   private async readBack(
     signer: Signer,
     headers: Record<string, string>,
     req: PaymentRequirement,
     asset: KnownAsset,
     checked: bigint,
-  ): Promise<bigint> {
+  ): Promise<SignedAuthorization> {
     const refuse = (why: string) =>
       new PaymentError(`refusing to send the payment: ${why}; nothing was sent`);
     const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
@@ -289,7 +304,7 @@ export class PaymentSession implements PaymentHook {
     if (auth.validBefore <= now) throw refuse("the signed authorization has already expired");
     if (!(await signer.verify(auth, req, asset)))
       throw refuse("the signature does not cover the authorization the header carries");
-    return auth.value;
+    return auth;
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */
@@ -299,14 +314,25 @@ export class PaymentSession implements PaymentHook {
 
   /** A paid request was answered: the payment counts, with its settlement reference if sent. */
   async settled(res: ApiResponse, headers: Record<string, string>): Promise<void> {
-    const value = this.inFlight.get(headers);
-    if (value === undefined) return;
+    const sent = this.inFlight.get(headers);
+    if (sent === undefined) return;
     this.inFlight.delete(headers);
     this.accepted++;
-    this.acceptedAmount += value;
+    this.acceptedAmount += sent.value;
     const signer = await this.signer;
-    const reference = signer?.settlement(res);
-    if (reference) this.settlements.push(reference);
+    const settlement = signer?.settlement(res);
+    if (typeof settlement?.transaction === "string") this.settlements.push(settlement.transaction);
+    this.recorder?.outcome(sent.nonce, "settled", settlement);
+  }
+
+  /**
+   * The run is ending: payments sent whose answer never came (the connection died after sending,
+   * the run stopped first) are recorded as unknown: they may yet be cashed until they expire.
+   */
+  finish(): void {
+    for (const { nonce } of this.inFlight.values())
+      this.recorder?.outcome(nonce, "unknown", { reason: "no answer to the paid request was read" });
+    this.inFlight.clear();
   }
 
   private describePlan(
@@ -322,7 +348,9 @@ export class PaymentSession implements PaymentHook {
         ? "the number of requests is not known before the first page (one payment per page)"
         : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
     const how = readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
-    return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}${how}`;
+    const cap = this.recorder?.plan(amount);
+    const ledger = cap ? `; ${cap}` : "";
+    return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}${ledger}${how}`;
   }
 
   /**

@@ -77,10 +77,11 @@ export function createSigner(privateKey: string, maxPayment: string) {
         signature: auth.signature as `0x${string}`,
       });
     },
-    settlement(res: ApiResponse): string | undefined {
+    /** What the server's settlement header (X-PAYMENT-RESPONSE, PAYMENT-RESPONSE) says, as sent. */
+    settlement(res: ApiResponse): { transaction?: unknown; payer?: unknown } | undefined {
       try {
         const settle = http.getPaymentSettleResponse(headerOf(res));
-        return settle.transaction || undefined;
+        return { transaction: settle.transaction || undefined, payer: settle.payer };
       } catch {
         return undefined;
       }

@@ -30,6 +30,8 @@ export function baseEnv(configDir: string): Record<string, string> {
     env[k] = v;
   }
   env.TOKENINTEL_CONFIG_DIR = configDir;
+  // The payment ledger of paid runs: beside the test's config, never in the user's data folder.
+  env.TOKENINTEL_DATA_DIR = join(configDir, "data");
   return env;
 }
 

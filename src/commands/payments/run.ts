@@ -1,0 +1,136 @@
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import type { FlagValues } from "../../flags/table.js";
+import type { Column } from "../../output/columns.js";
+import type { OutputFormat } from "../../output/formats.js";
+import { createWriter } from "../../output/writers.js";
+import { ledgerFile, PaymentLedger } from "../../payment/ledger.js";
+import { fixedAmount } from "../../payment/ledger-lines.js";
+import type { PAYMENTS_FLAGS } from "./index.js";
+import { dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
+
+// `tokenintel payments`: the ledger read back, one record a payment signed (its outcome joined to
+// it by nonce), or per-day totals per network; in a table by default, or JSON, NDJSON, CSV.
+
+type PaymentsOptions = FlagValues<typeof PAYMENTS_FLAGS>;
+
+const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** --since: "24h", "7d", "30m" back from `now`, a UTC date "2026-01-31", or an ISO time. */
+export function parseSince(text: string, now: number): number {
+  const value = text.trim();
+  const span = /^(\d{1,6})([mhd])$/.exec(value);
+  if (span) return now - Number(span[1]) * UNITS[span[2]!]!;
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (date) {
+    const at = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
+    if (new Date(at).toISOString().slice(0, 10) === value) return at;
+  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+    const at = Date.parse(value);
+    if (!Number.isNaN(at)) return at;
+  }
+  throw new UsageError(
+    `--since: expected a span such as 24h or 7d, or a date such as 2026-01-31, got ${JSON.stringify(text)}`,
+  );
+}
+
+function chooseFormat(opts: PaymentsOptions): OutputFormat {
+  const chosen = [opts.output, opts.json && "json", opts.ndjson && "ndjson", opts.csv && "csv"].filter(
+    Boolean,
+  ) as OutputFormat[];
+  if (new Set(chosen).size > 1)
+    throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
+  return chosen[0] ?? "table";
+}
+
+const text = (value: string) => ({ text: value });
+const shortAddress = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+/** "2026-11-25 04:40:12" (UTC): a ledger is read as a statement, not as "3m ago". */
+const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
+const cell =
+  (fn: (r: PaymentRecord) => string): Column["compute"] =>
+  (r) =>
+    text(fn(r as PaymentRecord));
+
+const PAYMENT_COLUMNS: Column[] = [
+  { header: "when (UTC)", paths: ["at"], format: "text", compute: cell((r) => when(r.at)) },
+  {
+    header: "what",
+    paths: ["endpoint"],
+    format: "text",
+    max: 48,
+    min: 12,
+    compute: cell((r) => {
+      const url = URL.canParse(r.endpoint) ? new URL(r.endpoint) : undefined;
+      const path = url ? `${url.pathname}${url.search}` : r.endpoint;
+      return r.label ? `${r.label}: ${path}` : path;
+    }),
+  },
+  { header: "network", paths: ["network"], format: "text" },
+  { header: "amount", paths: ["amount"], format: "text", compute: cell((r) => `${r.amount} ${r.symbol}`) },
+  { header: "to", paths: ["payTo"], format: "text", compute: cell((r) => shortAddress(r.payTo)) },
+  {
+    header: "outcome",
+    paths: ["outcome"],
+    format: "text",
+    compute: (record) => {
+      const r = record as PaymentRecord;
+      const tx = r.transaction ? ` ${shortAddress(r.transaction)}` : "";
+      const tone = r.outcome === "settled" ? "good" : r.outcome === "refused" ? "bad" : "warn";
+      return { text: `${r.outcome}${tx}`, tone };
+    },
+  },
+];
+
+const DAY_COLUMNS: Column[] = [
+  { header: "day (UTC)", paths: ["day"], format: "text" },
+  { header: "network", paths: ["network"], format: "text" },
+  { header: "payments", paths: ["payments"], format: "text" },
+  { header: "signed", paths: ["signed"], format: "text" },
+  { header: "settled", paths: ["settled"], format: "text" },
+  { header: "asset", paths: ["symbol"], format: "text" },
+];
+
+const CSV_FIELDS = {
+  payments: [
+    "at",
+    "network",
+    "symbol",
+    "amount",
+    "payTo",
+    "outcome",
+    "transaction",
+    "endpoint",
+    "label",
+    "from",
+    "nonce",
+    "validAfter",
+    "validBefore",
+    "x402Version",
+    "reason",
+    "command",
+  ],
+  days: ["day", "network", "symbol", "payments", "signed", "settled"],
+};
+
+export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promise<void> {
+  const format = chooseFormat(opts);
+  const now = Date.now();
+  const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
+  const file = ledgerFile(ctx.io.env);
+  const { lines, damaged } = new PaymentLedger(file).readAll();
+  if (damaged > 0)
+    ctx.io.warn(
+      `${damaged} line${damaged === 1 ? "" : "s"} of the payment ledger ${file} could not be read (not whole) and ${damaged === 1 ? "is" : "are"} left out`,
+    );
+  const payments = joinOutcomes(lines).filter((p) => since === undefined || Date.parse(p.at) >= since);
+  const records = opts.byDay ? dailyTotals(payments, (atomic) => fixedAmount(atomic, 6)) : payments;
+  const sinceText = since === undefined ? "" : ` since ${new Date(since).toISOString()}`;
+  const writer = createWriter(format, ctx.io, {
+    columns: () => (opts.byDay ? DAY_COLUMNS : PAYMENT_COLUMNS),
+    fields: format === "csv" ? CSV_FIELDS[opts.byDay ? "days" : "payments"] : undefined,
+    emptyMessage: `tokenintel: no payments recorded${sinceText} (ledger: ${file})`,
+  });
+  await writer.write(records);
+  await writer.end();
+}

@@ -1,0 +1,129 @@
+import { formatUnits } from "./amounts.js";
+
+// The payment ledger's lines: what is written when an authorization is signed (before the request
+// that carries it is sent) and when its answer comes, and how a line read back is checked. Pure:
+// no files here (ledger.ts writes and reads them).
+
+/** Version of the line format, on every line: a later tokenintel can read an older ledger. */
+export const LEDGER_FORMAT = 1;
+
+/** Written before the request carrying the authorization is sent. Never holds the signature. */
+export interface SignedLine {
+  v: typeof LEDGER_FORMAT;
+  kind: "signed";
+  /** When it was appended (ISO 8601, UTC). */
+  at: string;
+  /** The command line, secrets masked. */
+  command: string;
+  /** The URL the payment was sent to (no key: a paid request carries none). */
+  endpoint: string;
+  /** What the request was for ("page 3"), when the command says. */
+  label?: string;
+  /** tokenintel's name of the network (base, polygon, base-sepolia) and the offer's own id for it. */
+  network: string;
+  networkId: string;
+  /** The token contract and its symbol. */
+  asset: string;
+  symbol: string;
+  /** The value signed: a decimal string with every decimal of the asset ("0.005000"), and atomic units. */
+  amount: string;
+  atomic: string;
+  payTo: string;
+  from: string;
+  nonce: string;
+  /** The validity window, as signed: unix seconds, decimal strings. */
+  validAfter: string;
+  validBefore: string;
+  x402Version: number;
+}
+
+export type Outcome = "settled" | "refused" | "unknown";
+
+/** Written when the answer to a paid request comes (or the run ends without one). */
+export interface OutcomeLine {
+  v: typeof LEDGER_FORMAT;
+  kind: "outcome";
+  at: string;
+  nonce: string;
+  outcome: Outcome;
+  /** From the server's settlement header, when it sent one it could be read from. */
+  transaction?: string;
+  payer?: string;
+  /** Why it was refused, or why the outcome is unknown (bounded, printable). */
+  reason?: string;
+}
+
+export type LedgerLine = SignedLine | OutcomeLine;
+
+/** "5000" in 6 decimals → "0.005000": exact, every decimal written. */
+export function fixedAmount(atomic: bigint, decimals: number): string {
+  const text = formatUnits(atomic.toString(), decimals);
+  const [whole, frac = ""] = text.split(".");
+  return decimals > 0 ? `${whole}.${frac.padEnd(decimals, "0")}` : whole!;
+}
+
+const HASH = /^0x[0-9a-fA-F]{64}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/**
+ * A transaction reference from a server's settlement header: kept only when it is a 32-byte hex
+ * hash (EVM) or a short base58 signature; anything else a server sends is not written down.
+ */
+export function readTransaction(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (HASH.test(value) || /^[1-9A-HJ-NP-Za-km-z]{32,90}$/.test(value)) return value;
+  return undefined;
+}
+
+export function readAddress(value: unknown): string | undefined {
+  return typeof value === "string" && ADDRESS.test(value) ? value : undefined;
+}
+
+/** A reason from a server, made safe to keep: printable ASCII, at most 200 characters. */
+export function boundedReason(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const clean = text.replace(/[^\x20-\x7e]/g, "?").slice(0, 200);
+  return clean || undefined;
+}
+
+const DIGITS = /^\d{1,78}$/;
+const isText = (v: unknown): v is string => typeof v === "string" && v.length <= 4096;
+
+/** A line read back, checked field by field; undefined when it is not one tokenintel writes. */
+export function parseLedgerLine(text: string): LedgerLine | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!doc || typeof doc !== "object" || Array.isArray(doc)) return undefined;
+  const d = doc as Record<string, unknown>;
+  if (d.v !== LEDGER_FORMAT || !isText(d.at) || Number.isNaN(Date.parse(d.at)) || !isText(d.nonce))
+    return undefined;
+  if (d.kind === "signed") {
+    const texts = [
+      "command",
+      "endpoint",
+      "network",
+      "networkId",
+      "asset",
+      "symbol",
+      "amount",
+      "payTo",
+      "from",
+    ];
+    if (!texts.every((k) => isText(d[k]))) return undefined;
+    if (![d.atomic, d.validAfter, d.validBefore].every((v) => typeof v === "string" && DIGITS.test(v)))
+      return undefined;
+    if (typeof d.x402Version !== "number" || (d.label !== undefined && !isText(d.label))) return undefined;
+    return d as unknown as SignedLine;
+  }
+  if (d.kind === "outcome") {
+    if (d.outcome !== "settled" && d.outcome !== "refused" && d.outcome !== "unknown") return undefined;
+    for (const k of ["transaction", "payer", "reason"])
+      if (d[k] !== undefined && !isText(d[k])) return undefined;
+    return d as unknown as OutcomeLine;
+  }
+  return undefined;
+}
