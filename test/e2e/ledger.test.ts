@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -226,4 +226,187 @@ describe("a paid run and `tokenintel payments`", () => {
     expect(cleared.code).toBe(0);
     expect(readFileSync(ledger, "utf8")).toBe(before);
   }, 60_000);
+});
+
+describe("the daily cap", () => {
+  it("stops the payment that would pass it: exit 5, the pages paid for printed, and when it frees up", async () => {
+    const s = await sandbox();
+    const { config, ledger } = home();
+    const r = await run(
+      ["--base-url", s.url, "directory", "-c", "base", "--pay", "--daily-cap", "0.012", "--ndjson"],
+      config,
+      {
+        env: withKey,
+      },
+    );
+    expect(r.code, r.stderr).toBe(5);
+    // Two pages fit under 0.012 at 0.005 each; their records are the user's.
+    expect(r.stdout.trim().split("\n")).toHaveLength(200);
+    expect(s.stats.payments.accepted).toBe(2);
+    expect(r.stderr).toMatch(
+      /refusing to pay: 0\.005 USDC more would bring the last 24 hours' signed total to 0\.015 USDC, over the daily cap 0\.012 \(--daily-cap\) by 0\.003 USDC; the cap frees up at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2[34] h( \d+ min)?\)/,
+    );
+    expect(sumSigned(signedLines(ledger))).toBe(10_000n);
+
+    // The next run counts the first one's payments, from the environment's cap as from the flag's.
+    const next = await run(["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1"], config, {
+      env: { ...withKey, TOKENINTEL_DAILY_CAP: "0.014" },
+    });
+    expect(next.code).toBe(5);
+    expect(next.stdout).toBe("");
+    expect(next.stderr).toContain("over the daily cap 0.014 (TOKENINTEL_DAILY_CAP) by 0.001 USDC");
+    expect(s.stats.payments.accepted).toBe(2);
+
+    // A dry run says what the cap leaves, from the same ledger, and signs nothing.
+    const dry = await run(
+      ["--base-url", s.url, "directory", "-c", "base", "--dry-run", "--daily-cap", "0.03"],
+      config,
+      {
+        env: withKey,
+      },
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(
+      "daily cap 0.03 (--daily-cap): 0.01 USDC signed in the last 24 h (payment ledger), 0.02 USDC left, room for 4 more payments at this price",
+    );
+    expect(sumSigned(signedLines(ledger))).toBe(10_000n);
+  }, 30_000);
+
+  it("holds across runs at once: six runs under a cap of three payments sign three in all", async () => {
+    const s = await sandbox();
+    const { config, ledger } = home();
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        run(["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1", "--json"], config, {
+          env: { ...withKey, TOKENINTEL_DAILY_CAP: "0.015" },
+        }),
+      ),
+    );
+    const codes = runs.map((r) => r.code).sort();
+    expect(codes, runs.map((r) => r.stderr).join("\n")).toEqual([0, 0, 0, 5, 5, 5]);
+    expect(s.stats.payments.accepted).toBe(3);
+    expect(signedLines(ledger)).toHaveLength(3);
+    expect(sumSigned(signedLines(ledger))).toBe(15_000n);
+  }, 30_000);
+
+  it("a cap that cannot be read is exit 2 naming where it came from", async () => {
+    const s = await sandbox();
+    const { config } = home();
+    const bad = await run(["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1"], config, {
+      env: { ...withKey, TOKENINTEL_DAILY_CAP: "1,00" },
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^tokenintel: TOKENINTEL_DAILY_CAP: expected an amount/);
+    expect(s.stats.payments).toEqual({ accepted: 0, refused: 0 });
+  });
+});
+
+describe("outcomes the server leaves open", () => {
+  const pay = (url: string, config: string) =>
+    run(["--base-url", url, "directory", "-c", "base", "--pay", "--page", "1", "--json"], config, {
+      env: withKey,
+    });
+
+  it("a payment the server refuses is recorded as refused, with its reason", async () => {
+    const server = await hostileServer((_req, res) => offer402(res, "insufficient_funds"));
+    servers.push(server);
+    const { config, ledger } = home();
+    const r = await pay(server.url, config);
+    expect(r.code).toBe(5);
+    const lines = ledgerLines(ledger);
+    expect(lines.map((l) => [l.kind, l.outcome])).toEqual([
+      ["signed", undefined],
+      ["outcome", "refused"],
+    ]);
+    expect(lines[1]).toMatchObject({ nonce: lines[0]!.nonce, reason: "insufficient_funds" });
+    expect(nonceOf(server.requests[1]!)).toBe(lines[0]!.nonce);
+  });
+
+  it("a connection killed after the payment was sent is recorded as unknown", async () => {
+    const server = await hostileServer((req, res) => {
+      if (req.headers["x-payment"]) req.socket.destroy();
+      else offer402(res);
+    });
+    servers.push(server);
+    const { config, ledger } = home();
+    const r = await pay(server.url, config);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("the connection was closed before the answer was complete");
+    // A retry carries the same authorization (one nonce: it can be cashed once), never a new one.
+    const sent = server.requests.filter((q) => paymentHeaderOf(q)).map(nonceOf);
+    expect(sent.length).toBeGreaterThan(1);
+    expect(new Set(sent).size).toBe(1);
+    const lines = ledgerLines(ledger);
+    expect(lines.map((l) => [l.kind, l.outcome])).toEqual([
+      ["signed", undefined],
+      ["outcome", "unknown"],
+    ]);
+    const shown = await run(["payments", "--json"], config);
+    expect(JSON.parse(shown.stdout)).toMatchObject([{ outcome: "unknown", amount: "0.005000" }]);
+  });
+
+  it("kill -9 after the payment left: its signed line is whole, shown as unknown; a torn line is passed over", async () => {
+    let sawPayment: () => void = () => {};
+    const paid = new Promise<void>((resolve) => (sawPayment = resolve));
+    const server = await hostileServer((req, res) => {
+      if (req.headers["x-payment"])
+        sawPayment(); // and never answer
+      else offer402(res);
+    });
+    servers.push(server);
+    const { config, ledger } = home();
+    const child = spawn(
+      process.execPath,
+      [BIN, "--base-url", server.url, "directory", "-c", "base", "--pay", "--page", "1"],
+      {
+        env: { ...baseEnv(config), ...withKey },
+        stdio: "ignore",
+      },
+    );
+    const ended = new Promise((resolve) => child.on("close", resolve));
+    await paid;
+    child.kill("SIGKILL");
+    await ended;
+    const lines = ledgerLines(ledger);
+    expect(lines.map((l) => l.kind)).toEqual(["signed"]);
+    expect(nonceOf(server.requests[1]!)).toBe(lines[0]!.nonce);
+
+    // A line torn by a crash mid-write: the next line starts on a line of its own, and `payments`
+    // shows every whole line and says one was left out.
+    appendFileSync(ledger, '{"v":1,"kind":"signed","at":"2026-');
+    const s = await sandbox();
+    const next = await run(
+      ["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1", "--json"],
+      config,
+      {
+        env: withKey,
+      },
+    );
+    expect(next.code, next.stderr).toBe(0);
+    const text = readFileSync(ledger, "utf8").split("\n");
+    expect(text.filter((l) => l === '{"v":1,"kind":"signed","at":"2026-')).toHaveLength(1);
+    expect(text.filter((l) => l.includes('"kind":"signed"'))).toHaveLength(3);
+    const shown = await run(["payments", "--json"], config);
+    expect(shown.code).toBe(0);
+    expect((JSON.parse(shown.stdout) as Array<{ outcome: string }>).map((p) => p.outcome)).toEqual([
+      "unknown",
+      "settled",
+    ]);
+    expect(shown.stderr).toContain("1 line of the payment ledger");
+  });
+
+  it("a ledger that cannot be written stops the payment before it is sent", async () => {
+    const server = await hostileServer((_req, res) => offer402(res));
+    servers.push(server);
+    const { config, ledger } = home();
+    mkdirSync(join(config, "data"), { mode: 0o700 });
+    // Another's planted link where the ledger goes: never written through, so nothing is paid.
+    symlinkSync("/tmp/elsewhere-ledger", ledger);
+    const r = await pay(server.url, config);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain(ledger);
+    expect(server.requests.filter((q) => paymentHeaderOf(q))).toHaveLength(0);
+    expect(existsSync("/tmp/elsewhere-ledger")).toBe(false);
+  });
 });
