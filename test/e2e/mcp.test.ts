@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generatePrivateKey } from "viem/accounts";
@@ -149,6 +151,26 @@ describe("tokenintel mcp", () => {
     });
     const ok = await paid.client.callTool({ name: "directory", arguments: { chain: "base", limit: 3 } });
     expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+    expect(sandbox.stats.payments.accepted).toBe(before + 1);
+    // Every payment is in the ledger, from "tokenintel mcp"; the daily cap counts it across servers.
+    const ledger = readFileSync(join(dir.path, "data", "payments.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    const signed = ledger.map((l) => JSON.parse(l)).filter((l) => l.kind === "signed");
+    expect(signed).toHaveLength(1);
+    expect(signed[0]).toMatchObject({ command: "tokenintel mcp directory", amount: "0.005000" });
+    const capped = await connect(["--base-url", sandbox.url, "mcp", "--pay", "--daily-cap", "0.008"], {
+      TOKENINTEL_API_KEY: "",
+      TOKENINTEL_WALLET_KEY: WALLET,
+    });
+    const refused = await capped.client.callTool({
+      name: "directory",
+      arguments: { chain: "base", limit: 3 },
+    });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toMatch(
+      /over the daily cap 0\.008 \(--daily-cap\) by 0\.002 USDC; the cap frees up at \d{4}-/,
+    );
     expect(sandbox.stats.payments.accepted).toBe(before + 1);
   });
 });

@@ -19,8 +19,9 @@ It reads its settings as every command does: the key from --api-key, TOKENINTEL_
 in-process, with the same checks and exact numbers; its answer is the records as structured
 content (at most 500, 50 unless the call's limit says otherwise, and a note when more exist) and a
 short text. Only 'directory' can cost money, and only when the server runs with --pay (0.005 USDC a
-page on the live service); --max-payment, --max-spend (for the server's whole life) and --dry-run
-hold as on the command line, and a payment a cap refuses is a tool error naming the cap. stdout
+page on the live service); --max-payment, --max-spend (for the server's whole life), --daily-cap
+and --dry-run hold as on the command line, every payment goes in the ledger ('tokenintel
+payments'), and a payment a cap refuses is a tool error naming the cap and when it frees up. stdout
 carries the protocol only; notes go to stderr. The server ends when its client closes stdin.`,
   async run(ctx, opts) {
     const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
