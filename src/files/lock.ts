@@ -4,11 +4,9 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  linkSync,
   lstatSync,
   openSync,
   readFileSync,
-  renameSync,
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
@@ -80,23 +78,36 @@ function readHolder(lock: string): Holder | undefined {
   }
 }
 
+/** A break guard older than this was left by a process that died while breaking a lock. */
+const GUARD_STALE_MS = 10_000;
+
 /**
- * Takes a stale lock away. Renamed aside first, so that of two processes that judged it stale only
- * one removes it; one that finds it moved a fresh lock (not the one it judged) puts it back.
+ * Takes a stale lock away, if it is still the one judged stale. The judgment may be old news: its
+ * holder may have released the lock and ended, and another run taken a new lock since, even in the
+ * same inode. So breakers take turns (a `.break` guard file, created exclusively), and under the
+ * guard the lock is removed only if it still holds the judged holder's random token: a dead
+ * holder cannot release its lock, and no one else may remove it meanwhile, so the file read is the
+ * file removed.
  */
-function breakStale(lock: string, holder: Holder): void {
-  const aside = `${lock}.stale-${process.pid}-${Date.now()}`;
+function breakStale(lock: string, judged: Holder): void {
+  const guard = `${lock}.break`;
   try {
-    renameSync(lock, aside);
+    closeSync(openSync(guard, LOCK_NEW, PRIVATE_FILE_MODE));
   } catch {
+    // Another run is breaking it (or died doing so: its guard is cleared once old).
+    try {
+      if (Date.now() - lstatSync(guard).mtimeMs > GUARD_STALE_MS) removeQuietly(guard);
+    } catch {
+      // gone already
+    }
     return;
   }
   try {
-    if (lstatSync(aside).ino !== holder.ino) linkSync(aside, lock); // fails if a newer lock exists
-  } catch {
-    // a newer lock exists: it stays
+    const now = readHolder(lock);
+    if (now && now.token === judged.token && now.ino === judged.ino) removeQuietly(lock);
+  } finally {
+    removeQuietly(guard);
   }
-  removeQuietly(aside);
 }
 
 /** Takes the lock on `target` (waiting up to timeoutMs); returns the token that releases it. */

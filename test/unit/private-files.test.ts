@@ -214,6 +214,25 @@ describe("the lock", () => {
     expect(() => withFileLock(file, () => "live", { timeoutMs: 100 })).toThrow(/is locked by another/);
   });
 
+  it("never breaks a lock taken after its holder was judged dead, even in the same inode", () => {
+    // The interleaving behind a lost `config set` seen under load: run B reads holder A, A releases
+    // and ends, run C takes a new lock (reusing the inode), and only then B finds A dead. B must
+    // not remove C's lock.
+    const file = join(scratch(), "config.json");
+    const { hostname } = require("node:os") as typeof import("node:os");
+    const dead = deadPid();
+    writeFileSync(`${file}.lock`, `${dead}\n${hostname()}\naaaa\n`);
+    const isAlive = (pid: number) => {
+      if (pid === dead) writeFileSync(`${file}.lock`, `${process.pid}\n${hostname()}\ncccc\n`); // C
+      return pid !== dead;
+    };
+    expect(() => withFileLock(file, () => "both", { timeoutMs: 100, isAlive })).toThrow(
+      /is locked by another/,
+    );
+    expect(readFileSync(`${file}.lock`, "utf8")).toBe(`${process.pid}\n${hostname()}\ncccc\n`);
+    expect(readdirSync(join(file, ".."))).toEqual(["config.json.lock"]);
+  });
+
   it("appendPrivateLine appends whole lines, 0600", () => {
     const file = join(scratch(), "ledger.ndjson");
     appendPrivateLine(file, '{"a":1}');
