@@ -140,6 +140,11 @@ export function renderManPage(program: Command, version: string, moduleAt: Modul
     roff(
       "the config store (settings and the API key), mode 0600 in a folder of mode 0700; $TOKENINTEL_CONFIG_DIR/config.json when set. `tokenintel config path` prints it.",
     ),
+    ".TP",
+    bold("~/.local/share/tokenintel/payments.jsonl"),
+    roff(
+      "the payment ledger: every x402 authorization signed, written before it is sent, then its outcome; mode 0600; $TOKENINTEL_DATA_DIR/payments.jsonl when set. `tokenintel payments` shows it.",
+    ),
     ".SH SEE ALSO",
     roff("tokenintel version --verbose (for bug reports); THIRD_PARTY_NOTICES in the package's dist folder."),
   ];

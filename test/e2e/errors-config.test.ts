@@ -265,6 +265,7 @@ describe("config and auth", () => {
         "timeout      30s                         (default)",
         "retries      3                           (default)",
         "pay-network  (the offer's first)         (default)",
+        "daily-cap    (no cap)                    (default)",
         "cache        0 (off)                     (default)",
         "api-key      (not set)",
         "token-index  base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'",

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawChart } from "../../src/commands/history/chart.js";
 import { displayWidth } from "../../src/output/width.js";
@@ -142,6 +145,53 @@ describe("history against a scripted server", () => {
 });
 
 describe("the chart", () => {
+  it("pays per page without a key, under the daily cap, and keeps the days paid for when a cap stops it", async () => {
+    const wallet = { TOKENINTEL_API_KEY: "", TOKENINTEL_WALLET_KEY: generatePrivateKey() };
+    const [a, b] = sandbox.data.list("base", undefined).slice(5, 7);
+    const accepted = sandbox.stats.payments.accepted;
+    const dry = await cli(
+      ["-c", "base", "--tickers", `${a!.symbol},${b!.symbol}`, "--dry-run"],
+      sandbox.url,
+      wallet,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain("dry run: would pay 0.005 USDC on Base per request");
+    expect(sandbox.stats.payments.accepted).toBe(accepted);
+    // Each whole history is two pages: the cap lets three of the four be paid.
+    const r = await cli(
+      ["-c", "base", "--tickers", `${a!.symbol},${b!.symbol}`, "--pay", "--daily-cap", "0.015", "--ndjson"],
+      sandbox.url,
+      wallet,
+    );
+    expect(r.code).toBe(5);
+    expect(sandbox.stats.payments.accepted).toBe(accepted + 3);
+    expect(r.stderr).toContain("over the daily cap 0.015 (--daily-cap)");
+    const bySymbol = (out: string) => {
+      const groups = new Map<string, string[]>();
+      for (const line of out.trim().split("\n")) {
+        const day = JSON.parse(line) as { token_symbol: string };
+        groups.set(day.token_symbol, [...(groups.get(day.token_symbol) ?? []), line]);
+      }
+      return groups;
+    };
+    const keyed = await cli(["-c", "base", "--tickers", `${a!.symbol},${b!.symbol}`, "--ndjson"]);
+    const whole = bySymbol(keyed.stdout);
+    const paid = bySymbol(r.stdout);
+    // One token's whole history, and the newest page of the other: every page paid for is printed.
+    const complete = [a!.symbol, b!.symbol].filter((t) => paid.get(t)?.length === whole.get(t)!.length);
+    expect(complete).toHaveLength(1);
+    const partial = a!.symbol === complete[0] ? b!.symbol : a!.symbol;
+    expect(paid.get(complete[0]!)).toEqual(whole.get(complete[0]!));
+    expect(whole.get(partial)!.slice(-paid.get(partial)!.length)).toEqual(paid.get(partial));
+    expect(paid.get(partial)!.length).toBeGreaterThan(900);
+    expect(r.stderr).toContain(
+      `history: ${partial} is printed from ${JSON.parse(paid.get(partial)![0]!).date_time} on; the days before it were not read`,
+    );
+    const ledger = readFileSync(join(dir.path, "data", "payments.jsonl"), "utf8");
+    expect(ledger.match(/"kind":"signed"/g)).toHaveLength(3);
+    expect(ledger).toContain(`"endpoint":"${sandbox.url}${PATH}?chain=base&token_ticker=`);
+  });
+
   it("a missing day is a gap in the line, never a zero", () => {
     const points = Array.from({ length: 10 }, (_, i) => ({
       date: `2026-01-${String(i + 1).padStart(2, "0")}`,

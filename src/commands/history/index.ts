@@ -1,5 +1,6 @@
 import { ADDRESSES, CHAIN, IDS, MAX_PAGES_HELP, TICKERS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 
@@ -48,6 +49,7 @@ const flags = flagTable({
   json: OUTPUT_FLAGS.json,
   ndjson: OUTPUT_FLAGS.ndjson,
   crlf: OUTPUT_FLAGS.crlf,
+  ...PAYMENT_FLAGS,
 });
 
 export default defineCommand({
@@ -65,7 +67,9 @@ sized to the terminal, with the period's change, high and low above it; a series
 chart is resampled, and a missing day is a gap in the line, never a zero. -o table prints the days
 as a table. Into a pipe: JSON (one object per token: token_id, token_symbol, token_address, chain
 and its days), NDJSON or CSV (one line per day, with the token's id and symbol), always oldest day
-first, every value exactly as the service sent it.`,
+first, every value exactly as the service sent it. Without a key, --pay pays each page with x402
+(0.005 USDC a page on the live service) under --max-payment, --max-spend and --daily-cap, and
+--dry-run says what it would cost; the days read before a cap stops the run are still printed.`,
   async run(ctx, opts) {
     const { runHistory } = await import("./run.js");
     await runHistory(ctx, opts);

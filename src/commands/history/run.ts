@@ -1,4 +1,4 @@
-import type { ApiClient } from "../../api/client.js";
+import type { ApiClient, Query } from "../../api/client.js";
 import { stringifyJson } from "../../api/json.js";
 import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import { serverMessage } from "../../api/server-message.js";
@@ -8,6 +8,7 @@ import type { FlagValues } from "../../flags/table.js";
 import { col } from "../../output/columns.js";
 import { formatCompact, formatPercent, formatPrice } from "../../output/format.js";
 import { createWriter, toCsv } from "../../output/writers.js";
+import { paymentOptions } from "../../payment/options.js";
 import { chooseFormat } from "../data/output.js";
 import { readRange } from "./dates.js";
 import type historyCommand from "./index.js";
@@ -30,6 +31,8 @@ export interface HistorySeries {
   /** What the user named it by, for messages. */
   named: string;
   days: Array<Record<string, unknown>>;
+  /** Why the series stopped short: its later pages could not be read (printed, then the exit). */
+  error?: CliError;
 }
 
 interface Selection {
@@ -54,6 +57,22 @@ function selection(opts: HistoryOptions): Selection {
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
 
+function historyQuery(
+  chain: string,
+  param: Selection["param"],
+  item: string,
+  range: { from?: string; to?: string },
+  page: number,
+): Query {
+  return [
+    ["chain", chain],
+    [param, item],
+    ["start_date", range.from],
+    ["end_date", range.to],
+    ["page", page],
+  ];
+}
+
 /** Walks one token's pages until a short or last page, or the ceiling. undefined: no such token. */
 async function fetchSeries(
   ctx: RunContext,
@@ -67,16 +86,17 @@ async function fetchSeries(
   const byDate = new Map<string, Record<string, unknown>>();
   let head: Record<string, unknown> | undefined;
   for (let page = 1; ; page++) {
-    const res = await client.request(PATH, {
-      query: [
-        ["chain", chain],
-        [param, item],
-        ["start_date", range.from],
-        ["end_date", range.to],
-        ["page", page],
-      ],
-      label: `${item} page ${page}`,
-    });
+    let res: Awaited<ReturnType<ApiClient["request"]>>;
+    try {
+      res = await client.request(PATH, {
+        query: historyQuery(chain, param, item, range, page),
+        label: `${item} page ${page}`,
+      });
+    } catch (error) {
+      // The pages already read (paid for, perhaps) are kept: the run prints them, then fails.
+      if (head === undefined || !(error instanceof CliError)) throw error;
+      return { ...seriesOf(head, chain, item, byDate), error };
+    }
     const body = res.body as Record<string, unknown> | null;
     if (!body || typeof body !== "object" || Array.isArray(body))
       throw new ApiError(`HTTP ${res.status}: unexpected response for ${item} (not a JSON object)`);
@@ -143,13 +163,33 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   const chart = format === "table" && opts.output !== "table";
   if (!chart && (opts.normalize || opts.height !== undefined || opts.metric !== undefined))
     ctx.io.warn("--metric, --normalize and --height shape the chart; not applied to this output");
-  const client = await ctx.client({ keyRequired: true });
+  const payment = await paymentOptions(ctx, opts);
+  const client = await ctx.client({
+    keyRequired: !payment,
+    payment,
+    estimate: { requests: items.length, exact: false },
+  });
+  if (payment?.dryRun) {
+    const { planPayment } = await import("../../payment/dry-run.js");
+    const [first] = items;
+    const query = historyQuery(chain, param, first!, range, 1);
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, { path: PATH, query })}`);
+    return;
+  }
   const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
-  const found = await Promise.all(
+  // Every token is asked for even when one fails (a cap, a refusal): what was paid for is printed.
+  const settled = await Promise.allSettled(
     items.map((item) => fetchSeries(ctx, client, chain, param, item, range, maxPages)),
   );
-  const missing = items.filter((_, i) => found[i] === undefined);
+  const failures = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+  const found = settled.map((r) => (r.status === "fulfilled" ? r.value : undefined));
+  const stopped = found.flatMap((s) => (s?.error ? [s.error] : []));
+  const fatal = failures.find((e) => !(e instanceof CliError));
+  if (fatal) throw fatal;
+  const failed = [...failures, ...stopped] as CliError[];
+  const missing = items.filter((_, i) => settled[i]!.status === "fulfilled" && found[i] === undefined);
   const series = found.filter((s): s is HistorySeries => s !== undefined);
+  if (failed.length && series.length === 0) throw failed[0];
   if (missing.length) ctx.io.warn(`no history on ${chain} for ${missing.join(", ")}`);
 
   if (chart) {
@@ -158,7 +198,7 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
       renderCharts(series, { ...opts, columns: ctx.io.columns, rows: ctx.io.rows, color: ctx.io.color }),
     );
   } else if (format === "json") {
-    const shown = series.map(({ named: _, ...s }) => s);
+    const shown = series.map(({ named: _, error: __, ...s }) => s);
     await ctx.io.outJson(`${stringifyJson(shown, 2)}\n`);
   } else {
     const rows = series.flatMap((s) =>
@@ -174,6 +214,13 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
       await writer.write(rows);
       await writer.end();
     }
+  }
+  if (failed.length) {
+    for (const s of series.filter((s) => s.error))
+      ctx.io.warn(
+        `history: ${s.named} is printed from ${String(s.days[0]?.date_time ?? "?")} on; the days before it were not read`,
+      );
+    throw failed[0];
   }
   if (missing.length && opts.strict)
     throw new CliError(`no history for ${missing.length} of ${items.length} tokens: ${missing.join(", ")}`);

@@ -32,6 +32,17 @@ export function requireKey(ctx: SandboxContext, key: string | undefined): void {
   if (key !== ctx.apiKey) throw new HttpError(401, "Invalid API key");
 }
 
+/**
+ * A payable endpoint (x402): a request with a key must carry the right one; one without is paid
+ * for (the server took the payment before the handler) or answered with the 402 that asks for it.
+ */
+export function keyOrPayment(req: SandboxRequest, ctx: SandboxContext): RouteResult | undefined {
+  const key = req.query.param("api_key");
+  if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
+  if (key !== undefined) requireKey(ctx, key);
+  return undefined;
+}
+
 /** GET only. */
 export function get(handler: Handler): Handler {
   return (req, ctx) => {

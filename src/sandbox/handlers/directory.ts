@@ -1,14 +1,13 @@
 import { PAGE_SIZES } from "../../spec/api.js";
-import { get, type Handler, pageOf, paginationMeta, requireKey, selectTokens } from "./context.js";
+import { get, type Handler, keyOrPayment, pageOf, paginationMeta, selectTokens } from "./context.js";
 
 /**
  * GET /v1/crypto-metainfo (api.md §4.2): the directory, with a key or paid per request (x402).
  * It answers in the style the options choose: the spec's envelope, a bare array, or paginated.
  */
 export const directory: Handler = get((req, ctx) => {
-  const key = req.query.param("api_key");
-  if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
-  if (key !== undefined) requireKey(ctx, key);
+  const unpaid = keyOrPayment(req, ctx);
+  if (unpaid) return unpaid;
   const tokens = selectTokens(req, ctx, true);
   const page = pageOf(req, ctx, tokens, PAGE_SIZES.directory);
   const records = page.items.map((t) => ctx.data.directoryRecord(t));

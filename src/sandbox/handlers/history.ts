@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { TokenBase } from "../data.js";
 import { HttpError } from "../http.js";
-import { get, type Handler, pageOf, paginationMeta, requireKey, type SandboxContext } from "./context.js";
+import { get, type Handler, keyOrPayment, pageOf, paginationMeta, type SandboxContext } from "./context.js";
 
 /** Days a page of history holds (live-notes: 1,000). */
 export const HISTORY_PAGE_DAYS = 1000;
@@ -59,7 +59,8 @@ export function historySeries(
  * start_date..end_date when given.
  */
 export const history: Handler = get((req, ctx) => {
-  requireKey(ctx, req.query.param("api_key"));
+  const unpaid = keyOrPayment(req, ctx);
+  if (unpaid) return unpaid;
   const chain = req.query.chain(true)!;
   const id = req.query.param("token_id");
   const ticker = req.query.param("token_ticker");

@@ -24,4 +24,9 @@ export const ROUTES: Record<string, Handler> = {
 };
 
 /** Paths whose keyless requests are paid per request (x402). */
-export const PAYABLE = new Set(["/v1/crypto-metainfo", "/v1/crypto-metainfo/"]);
+export const PAYABLE = new Set([
+  "/v1/crypto-metainfo",
+  "/v1/crypto-metainfo/",
+  "/v1/crypto-market-historical",
+  "/v1/crypto-market-historical/",
+]);
