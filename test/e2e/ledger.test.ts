@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, type RunResult, run, tempDir, transcript } from "./helpers.js";
+import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
 import { type HostileServer, hostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
 
 // Issue 25 part 1: the payment ledger and the daily cap, through the built binary. Paid runs use a
@@ -95,9 +95,6 @@ const settlementHeader = (transaction: string) => ({
     JSON.stringify({ success: true, transaction, network: "base", payer: PAYER }),
   ).toString("base64"),
 });
-
-const addresses = (n: number) =>
-  Array.from({ length: n }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
 
 describe("a paid run and `tokenintel payments`", () => {
   it("appends a signed line before each payment and its settlement after; payments shows them exactly", async () => {
@@ -306,6 +303,24 @@ describe("outcomes the server leaves open", () => {
     run(["--base-url", url, "directory", "-c", "base", "--pay", "--page", "1", "--json"], config, {
       env: withKey,
     });
+
+  it("a v1 server's X-PAYMENT-RESPONSE names the transaction and payer of a settled payment", async () => {
+    const tx = `0x${"7e".repeat(32)}`;
+    const server = await hostileServer((req, res) => {
+      if (req.headers["x-payment"]) sendJson(res, { success: true, data: [] }, 200, settlementHeader(tx));
+      else offer402(res);
+    });
+    servers.push(server);
+    const { config, ledger } = home();
+    const r = await pay(server.url, config);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ledgerLines(ledger)[1]).toMatchObject({
+      kind: "outcome",
+      outcome: "settled",
+      transaction: tx,
+      payer: PAYER,
+    });
+  });
 
   it("a payment the server refuses is recorded as refused, with its reason", async () => {
     const server = await hostileServer((_req, res) => offer402(res, "insufficient_funds"));

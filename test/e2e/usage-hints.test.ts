@@ -14,7 +14,10 @@ const cases: Array<[string[], string]> = [
   ],
   [["--color", "never"], "no command given; see 'tokenintel --help' for the commands"],
   [["--ver"], "unknown option '--ver' (did you mean --version or --verbose?)"],
-  [["market", "--pay"], "unknown option '--pay': 'market' does not take --pay; directory, history, api, mcp do"],
+  [
+    ["market", "--pay"],
+    "unknown option '--pay': 'market' does not take --pay; directory, history, api, mcp do",
+  ],
   [
     ["-c", "base", "market"],
     "unknown option '-c': -c is an option of 'market', so it goes after it (tokenintel market -c …)",
