@@ -4,8 +4,7 @@ import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import { addFlags } from "./flags/table.js";
 
-declare const __TOKENINTEL_VERSION__: string;
-export const VERSION = typeof __TOKENINTEL_VERSION__ === "string" ? __TOKENINTEL_VERSION__ : "0.0.0-dev";
+import { VERSION } from "./version.js";
 
 // The commander program, built from the command modules. Only the command being run is loaded and
 // defined in full; the others are names (enough to dispatch and to suggest), until help lists them.

@@ -8,7 +8,7 @@ import { AuthError, CliError, PaymentError, UsageError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
 import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
-import { VERSION } from "../../program.js";
+import { VERSION } from "../../version.js";
 import { DEFAULT_TOOL_LIMIT, inputShape, rawOptions, TOOLS, type ToolSpec } from "./tools.js";
 
 // `tokenintel mcp`: the data commands as MCP tools over stdio. Each call runs the command itself,

@@ -10,7 +10,7 @@ export default defineCommand({
   async run(ctx) {
     const [{ versionReport }, { VERSION }] = await Promise.all([
       import("./run.js"),
-      import("../../program.js"),
+      import("../../version.js"),
     ]);
     const verbose = Boolean(ctx.settings.globals.verbose);
     await ctx.io.out(verbose ? versionReport(VERSION, ctx.settings.env) : `${VERSION}\n`);
