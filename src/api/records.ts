@@ -8,7 +8,9 @@ import { inOrder } from "./window.js";
 /** The most items one selector list may carry in one request (spec §8). */
 export const MAX_SELECTOR_ITEMS = 30;
 
-export type SelectorKind = "ticker" | "address" | "id";
+export type { SelectorKind } from "../spec/endpoints.js";
+
+import type { SelectorKind } from "../spec/endpoints.js";
 
 export interface Selector {
   /** The query parameter, e.g. token_tickers or agent_tickers. */

@@ -1,8 +1,8 @@
 import { AGENT_RECORD } from "../../api/fields.js";
 import { flagsColumn, holders, identity, metrics, rsi, social, updated } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
-import { PAGE_SIZES } from "../../spec/api.js";
-import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 
 const a = identity;
 const am = metrics("agent_metrics");
@@ -24,10 +24,8 @@ const COLUMNS: TableLayout = {
 
 export const AGENTS: DataCommandSpec = {
   name: "agents",
-  endpoint: { path: "/v1/agents", kind: "agents", pageSize: PAGE_SIZES.agents },
+  ...endpointOf(ENDPOINTS.agents, "agents"),
   shape: AGENT_RECORD,
   table: { views: { default: COLUMNS }, defaultView: "default" },
-  selectors: { ticker: "agent_tickers", address: "agent_addresses", id: "agent_ids" },
-  chainRequired: true,
   emptyMessage: "No agent tokens matched.",
 };

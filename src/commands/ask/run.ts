@@ -9,6 +9,7 @@ import { columnForPath } from "../../output/columns.js";
 import { pickPaths } from "../../output/paths.js";
 import { createWriter, toCsv } from "../../output/writers.js";
 import type { Chain } from "../../spec/api.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 import { chooseFormat, warnTableOnly } from "../data/output.js";
 import { checkPaths, pathListing } from "../data/paths.js";
 import { ASK_COLUMNS } from "./columns.js";
@@ -42,7 +43,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? detailFields;
 
   const client = await ctx.client({ keyRequired: true });
-  const res = await client.request("/v1/ask-loky", {
+  const res = await client.request(ENDPOINTS.ask.path, {
     method: "POST",
     body: chain ? { chain, question } : { question },
     label: "ask",

@@ -1,6 +1,7 @@
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError } from "../../errors.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 
 // `auth status` and `auth login` ask the service whether it takes a key, with one request that
 // costs the least a key-only endpoint allows: the market endpoint (api.md §5.1: the key is required
@@ -8,10 +9,10 @@ import { AuthError, CliError, InterruptedError, PaymentError } from "../../error
 // The run's client pays nothing unless --pay is given, and this request never asks it to.
 
 /** The request: one documented token on the market endpoint (at most one record comes back). */
-export const CHECK_PATH = "/v1/crypto-market/";
+export const CHECK_PATH = ENDPOINTS.market.path;
 export const CHECK_QUERY = [
   ["chain", "base"],
-  ["token_tickers", "VIRTUAL"],
+  [ENDPOINTS.market.selectors.ticker, "VIRTUAL"],
 ] as const;
 
 export type KeyCheck =

@@ -1,7 +1,9 @@
 import type { Shape } from "../../api/fields.js";
 import type { Endpoint } from "../../api/pager.js";
 import type { SelectorKind } from "../../api/records.js";
+import type { RecordKind } from "../../api/schemas.js";
 import type { Column } from "../../output/columns.js";
+import type { EndpointSpec } from "../../spec/endpoints.js";
 
 // What a data command is, as data: its endpoint, the shape of its records, how it selects tokens
 // and how its table looks. Each data command's spec.ts fills one in; the engine (run.ts) does the rest.
@@ -34,4 +36,16 @@ export interface DataCommandSpec {
   selectors: Partial<Record<SelectorKind, string>>;
   chainRequired: boolean;
   emptyMessage: string;
+}
+
+/** A command's endpoint, selectors and chain rule, as the endpoint table (spec/endpoints.ts) gives them. */
+export function endpointOf(
+  spec: EndpointSpec,
+  kind: RecordKind,
+): Pick<DataCommandSpec, "endpoint" | "selectors" | "chainRequired"> {
+  return {
+    endpoint: { path: spec.path, kind, pageSize: spec.pageSize, keyOptional: spec.payable },
+    selectors: spec.selectors,
+    chainRequired: spec.chainRequired,
+  };
 }

@@ -1,7 +1,7 @@
 import { DIRECTORY_RECORD } from "../../api/fields.js";
 import { col } from "../../output/columns.js";
-import { PAGE_SIZES } from "../../spec/api.js";
-import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 
 const COLUMNS: TableLayout = {
   columns: [
@@ -16,15 +16,8 @@ const COLUMNS: TableLayout = {
 
 export const DIRECTORY: DataCommandSpec = {
   name: "directory",
-  endpoint: {
-    path: "/v1/crypto-metainfo",
-    kind: "directory",
-    pageSize: PAGE_SIZES.directory,
-    keyOptional: true,
-  },
+  ...endpointOf(ENDPOINTS.directory, "directory"),
   shape: DIRECTORY_RECORD,
   table: { views: { default: COLUMNS }, defaultView: "default" },
-  selectors: { address: "token_addresses" },
-  chainRequired: true,
   emptyMessage: "No tokens matched.",
 };

@@ -9,6 +9,7 @@ import { col } from "../../output/columns.js";
 import { formatCompact, formatPercent, formatPrice } from "../../output/format.js";
 import { createWriter, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 import { chooseFormat } from "../data/output.js";
 import { readRange } from "./dates.js";
 import type historyCommand from "./index.js";
@@ -18,8 +19,7 @@ type HistoryOptions = FlagValues<typeof historyCommand.flags>;
 // `tokenintel history`: each token's daily series from /v1/crypto-market-historical (live-notes),
 // one token per request, 1,000 days a page, newest day first on the wire and oldest first here.
 
-const PATH = "/v1/crypto-market-historical";
-const PAGE_DAYS = 1000;
+const { path: PATH, pageSize: PAGE_DAYS, selectors: SELECTORS } = ENDPOINTS.history;
 const DAY_FIELDS = ["date_time", "usd_price", "total_volume", "market_cap"] as const;
 const METRIC_FIELD = { price: "usd_price", volume: "total_volume", mcap: "market_cap" } as const;
 
@@ -36,16 +36,16 @@ export interface HistorySeries {
 }
 
 interface Selection {
-  param: "token_ticker" | "token_address" | "token_id";
+  param: (typeof SELECTORS)[keyof typeof SELECTORS];
   items: string[];
 }
 
 function selection(opts: HistoryOptions): Selection {
   const given = (
     [
-      ["token_ticker", opts.tickers],
-      ["token_address", opts.addresses],
-      ["token_id", opts.ids],
+      [SELECTORS.ticker, opts.tickers],
+      [SELECTORS.address, opts.addresses],
+      [SELECTORS.id, opts.ids],
     ] as const
   ).filter(([, items]) => items?.length);
   if (given.length === 0)

@@ -9,8 +9,8 @@ import {
   social,
   updated,
 } from "../../output/column-sets.js";
-import { PAGE_SIZES } from "../../spec/api.js";
-import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 import type { MarketView } from "./views.js";
 
 const m = metrics("token_metrics");
@@ -88,10 +88,8 @@ const VIEWS: Record<MarketView, TableLayout> = {
 
 export const MARKET: DataCommandSpec = {
   name: "market",
-  endpoint: { path: "/v1/crypto-market/", kind: "market", pageSize: PAGE_SIZES.market },
+  ...endpointOf(ENDPOINTS.market, "market"),
   shape: MARKET_RECORD,
   table: { views: VIEWS, defaultView: "overview" },
-  selectors: { ticker: "token_tickers", address: "token_addresses", id: "token_ids" },
-  chainRequired: true,
   emptyMessage: "No tokens matched.",
 };

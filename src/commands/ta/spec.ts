@@ -2,8 +2,8 @@ import { INDICATOR_INTERVALS, TA_INTERVALS, TA_RECORD } from "../../api/fields.j
 import { identity, updated } from "../../output/column-sets.js";
 import { type CellFormat, type Column, col } from "../../output/columns.js";
 import { getPath } from "../../output/paths.js";
-import { PAGE_SIZES } from "../../spec/api.js";
-import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 import type { TaView } from "./views.js";
 
 // The TA grid: tokens down, the intervals the server sent across (none invented). A view picks the
@@ -83,10 +83,8 @@ const VIEWS: Record<TaView, TableLayout> = {
 
 export const TA: DataCommandSpec = {
   name: "ta",
-  endpoint: { path: "/v1/token-ta", kind: "ta", pageSize: PAGE_SIZES.ta },
+  ...endpointOf(ENDPOINTS.ta, "ta"),
   shape: TA_RECORD,
   table: { views: VIEWS, defaultView: "change" },
-  selectors: { ticker: "token_tickers", address: "token_addresses", id: "token_ids" },
-  chainRequired: false,
   emptyMessage: "No tokens matched.",
 };

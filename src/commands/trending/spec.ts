@@ -1,8 +1,8 @@
 import { TRENDING_RECORD } from "../../api/fields.js";
 import { identity } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
-import { PAGE_SIZES } from "../../spec/api.js";
-import type { DataCommandSpec, TableLayout } from "../data/spec.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 
 // Trending records keep their figures at the top level (live-notes: `volume`, `liquidity`, `mcap`),
 // not in token_metrics; where a server nests them as market does, the columns read that too.
@@ -38,10 +38,8 @@ const VIEWS: Record<"overview", TableLayout> = {
 
 export const TRENDING: DataCommandSpec = {
   name: "trending",
-  endpoint: { path: "/v1/trending", kind: "trending", pageSize: PAGE_SIZES.trending },
+  ...endpointOf(ENDPOINTS.trending, "trending"),
   shape: TRENDING_RECORD,
   table: { views: VIEWS, defaultView: "overview" },
-  selectors: {},
-  chainRequired: false,
   emptyMessage: "No trending tokens.",
 };

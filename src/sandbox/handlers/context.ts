@@ -1,3 +1,4 @@
+import type { EndpointSpec } from "../../spec/endpoints.js";
 import type { SandboxData, TokenBase } from "../data.js";
 import { HttpError, type Page, paged, type QueryReader, type RouteResult } from "../http.js";
 import type { SandboxOptions } from "../options.js";
@@ -57,31 +58,18 @@ export function pageOf<T>(req: SandboxRequest, ctx: SandboxContext, list: T[], s
   return paged(list, req.query.page(), size, rate ? () => req.random() < rate : undefined);
 }
 
-/** The query parameters an endpoint selects tokens by. */
-export interface SelectorParams {
-  tickers: string;
-  addresses: string;
-  ids: string;
-}
-
-export const TOKEN_SELECTORS: SelectorParams = {
-  tickers: "token_tickers",
-  addresses: "token_addresses",
-  ids: "token_ids",
-};
-
-/** The tokens a request selects: by tickers, addresses or ids, else the chain and ecosystem listing. */
-export function selectTokens(
-  req: SandboxRequest,
-  ctx: SandboxContext,
-  chainRequired: boolean,
-  params: SelectorParams = TOKEN_SELECTORS,
-): TokenBase[] {
+/**
+ * The tokens a request selects: by tickers, addresses or ids (each by the parameter the endpoint
+ * table names, and only those it names), else the chain and ecosystem listing.
+ */
+export function selectTokens(req: SandboxRequest, ctx: SandboxContext, endpoint: EndpointSpec): TokenBase[] {
   const { query } = req;
-  const chain = query.chain(chainRequired);
-  const tickers = query.list(params.tickers);
-  const addresses = query.list(params.addresses);
-  const ids = query.list(params.ids);
+  const { selectors } = endpoint;
+  const chain = query.chain(endpoint.chainRequired);
+  const list = (param: string | undefined) => (param === undefined ? undefined : query.list(param));
+  const tickers = list(selectors.ticker);
+  const addresses = list(selectors.address);
+  const ids = list(selectors.id);
   const ecosystem = query.ecosystem();
   let tokens = ctx.data.list(chain, ecosystem);
   if (tickers) tokens = ctx.data.findBySymbols(chain, tickers);
@@ -105,16 +93,14 @@ export function paginationMeta(ctx: SandboxContext, p: Page<unknown>["pagination
 
 /** A keyed, paged listing of records: market, agents and TA answer alike. */
 export function keyedListing(o: {
-  chainRequired: boolean;
-  selectors: SelectorParams;
-  pageSize: number;
+  endpoint: EndpointSpec;
   record: (ctx: SandboxContext, t: TokenBase) => unknown;
   only?: (t: TokenBase) => boolean;
 }): Handler {
   return get((req, ctx) => {
     requireKey(ctx, req.query.param("api_key"));
-    const tokens = selectTokens(req, ctx, o.chainRequired, o.selectors).filter(o.only ?? (() => true));
-    const page = pageOf(req, ctx, tokens, o.pageSize);
+    const tokens = selectTokens(req, ctx, o.endpoint).filter(o.only ?? (() => true));
+    const page = pageOf(req, ctx, tokens, o.endpoint.pageSize);
     return {
       body: {
         success: true,

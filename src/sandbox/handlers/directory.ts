@@ -1,4 +1,4 @@
-import { PAGE_SIZES } from "../../spec/api.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 import { get, type Handler, keyOrPayment, pageOf, paginationMeta, selectTokens } from "./context.js";
 
 /**
@@ -8,8 +8,8 @@ import { get, type Handler, keyOrPayment, pageOf, paginationMeta, selectTokens }
 export const directory: Handler = get((req, ctx) => {
   const unpaid = keyOrPayment(req, ctx);
   if (unpaid) return unpaid;
-  const tokens = selectTokens(req, ctx, true);
-  const page = pageOf(req, ctx, tokens, PAGE_SIZES.directory);
+  const tokens = selectTokens(req, ctx, ENDPOINTS.directory);
+  const page = pageOf(req, ctx, tokens, ENDPOINTS.directory.pageSize);
   const records = page.items.map((t) => ctx.data.directoryRecord(t));
   const style = ctx.options.directoryStyle ?? "envelope";
   if (style === "bare") return { body: records };

@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 import type { TokenBase } from "../data.js";
 import { HttpError } from "../http.js";
 import { get, type Handler, keyOrPayment, pageOf, paginationMeta, type SandboxContext } from "./context.js";
 
-/** Days a page of history holds (live-notes: 1,000). */
-export const HISTORY_PAGE_DAYS = 1000;
 /**
  * How far back the sandbox's series go: three years and a little, so that a whole history takes a
  * second 1,000-day page (two years would fit in one) and paging is exercised.
@@ -61,13 +60,17 @@ export function historySeries(
 export const history: Handler = get((req, ctx) => {
   const unpaid = keyOrPayment(req, ctx);
   if (unpaid) return unpaid;
-  const chain = req.query.chain(true)!;
-  const id = req.query.param("token_id");
-  const ticker = req.query.param("token_ticker");
-  const address = req.query.param("token_address");
+  const { selectors } = ENDPOINTS.history;
+  const chain = req.query.chain(ENDPOINTS.history.chainRequired)!;
+  const id = req.query.param(selectors.id);
+  const ticker = req.query.param(selectors.ticker);
+  const address = req.query.param(selectors.address);
   const given = [id, ticker, address].filter((v) => v !== undefined);
   if (given.length !== 1)
-    throw new HttpError(400, "one of token_id, token_ticker or token_address is required");
+    throw new HttpError(
+      400,
+      `one of ${selectors.id}, ${selectors.ticker} or ${selectors.address} is required`,
+    );
   const [token] = id
     ? ctx.data.findByIds(chain, [id])
     : ticker
@@ -84,7 +87,7 @@ export const history: Handler = get((req, ctx) => {
   const days = historySeries(ctx, token).filter(
     (d) => (from === undefined || d.date_time! >= from) && (to === undefined || d.date_time! <= to),
   );
-  const page = pageOf(req, ctx, days, HISTORY_PAGE_DAYS);
+  const page = pageOf(req, ctx, days, ENDPOINTS.history.pageSize);
   return {
     body: {
       success: true,

@@ -1,3 +1,4 @@
+import { ENDPOINTS, type EndpointName, type EndpointSpec, pathsOf } from "../../spec/endpoints.js";
 import { agents } from "./agents.js";
 import { ask } from "./ask.js";
 import type { Handler } from "./context.js";
@@ -7,26 +8,18 @@ import { market, marketRedirect } from "./market.js";
 import { ta } from "./ta.js";
 import { trending } from "./trending.js";
 
-/** Every path the sandbox answers, and its handler. */
-export const ROUTES: Record<string, Handler> = {
-  "/v1/crypto-market": marketRedirect,
-  "/v1/crypto-market/": market,
-  "/v1/crypto-metainfo": directory,
-  "/v1/crypto-metainfo/": directory,
-  "/v1/agents": agents,
-  "/v1/agents/": agents,
-  "/v1/token-ta": ta,
-  "/v1/token-ta/": ta,
-  "/v1/trending": trending,
-  "/v1/crypto-market-historical": history,
-  "/v1/crypto-market-historical/": history,
-  "/v1/ask-loky": ask,
-};
+const HANDLERS: Record<EndpointName, Handler> = { market, directory, agents, ta, trending, history, ask };
 
-/** Paths whose keyless requests are paid per request (x402). */
-export const PAYABLE = new Set([
-  "/v1/crypto-metainfo",
-  "/v1/crypto-metainfo/",
-  "/v1/crypto-market-historical",
-  "/v1/crypto-market-historical/",
+/** Every path the sandbox answers (the endpoint table's, with their aliases), and its handler. */
+export const ROUTES: Record<string, Handler> = Object.fromEntries([
+  ...Object.entries(ENDPOINTS).flatMap(([name, e]) =>
+    pathsOf(e).map((path) => [path, HANDLERS[name as EndpointName]] as const),
+  ),
+  // The market path without its slash answers 301 to it (live-notes).
+  [ENDPOINTS.market.path.replace(/\/$/, ""), marketRedirect],
 ]);
+
+/** Paths whose keyless requests are paid per request (x402): the endpoint table's payable ones. */
+export const PAYABLE: ReadonlySet<string> = new Set(
+  Object.values(ENDPOINTS).flatMap((e: EndpointSpec) => (e.payable ? pathsOf(e) : [])),
+);

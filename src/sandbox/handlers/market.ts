@@ -1,13 +1,11 @@
-import { PAGE_SIZES } from "../../spec/api.js";
-import { type Handler, keyedListing, TOKEN_SELECTORS } from "./context.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
+import { type Handler, keyedListing } from "./context.js";
 
 /** GET /v1/crypto-market/ (api.md §4.1); the path without the slash answers 301 (live-notes). */
 export const market: Handler = keyedListing({
-  chainRequired: true,
-  selectors: TOKEN_SELECTORS,
-  pageSize: PAGE_SIZES.market,
+  endpoint: ENDPOINTS.market,
   record: (ctx, t) =>
     ctx.options.marketStyle === "numbers" ? ctx.data.marketRecordNumbers(t) : ctx.data.marketRecord(t),
 });
 
-export const marketRedirect: Handler = (req) => ({ redirect: `/v1/crypto-market/${req.url.search}` });
+export const marketRedirect: Handler = (req) => ({ redirect: `${ENDPOINTS.market.path}${req.url.search}` });

@@ -1,4 +1,4 @@
-import { PAGE_SIZES } from "../../spec/api.js";
+import { ENDPOINTS } from "../../spec/endpoints.js";
 import { get, type Handler, pageOf, paginationMeta, requireKey } from "./context.js";
 
 /**
@@ -9,8 +9,8 @@ import { get, type Handler, pageOf, paginationMeta, requireKey } from "./context
  */
 export const trending: Handler = get((req, ctx) => {
   requireKey(ctx, req.query.param("api_key"));
-  const tokens = ctx.data.list(req.query.chain(false), undefined).slice(0, 200);
-  const size = PAGE_SIZES.trending;
+  const tokens = ctx.data.list(req.query.chain(ENDPOINTS.trending.chainRequired), undefined).slice(0, 200);
+  const size = ENDPOINTS.trending.pageSize;
   const page = pageOf(req, ctx, tokens, size);
   return {
     body: {

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTS } from "../../src/commands/agents/spec.js";
+import { DIRECTORY } from "../../src/commands/directory/spec.js";
+import { MARKET } from "../../src/commands/market/spec.js";
+import { TA } from "../../src/commands/ta/spec.js";
+import { TRENDING } from "../../src/commands/trending/spec.js";
+import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
+import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/spec/endpoints.js";
+
+// Issue 24 item 5: one endpoint table (src/spec/endpoints.ts), read by the client's commands and by
+// the sandbox, so that the sandbox cannot drift from the client.
+
+const SPECS = { market: MARKET, directory: DIRECTORY, agents: AGENTS, ta: TA, trending: TRENDING };
+
+let sandbox: SandboxServer;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(() => sandbox.close());
+
+const get = async (path: string, query: Record<string, string>) => {
+  const url = new URL(path, sandbox.url);
+  for (const [k, v] of Object.entries({ api_key: sandbox.apiKey, ...query })) url.searchParams.set(k, v);
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as { data: unknown } };
+};
+
+describe("the endpoint table", () => {
+  it("is what each data command sends: path, page size, key rule, selectors and chain rule", () => {
+    for (const [name, spec] of Object.entries(SPECS)) {
+      const e: EndpointSpec = ENDPOINTS[name as keyof typeof SPECS];
+      expect(spec.endpoint, name).toMatchObject({
+        path: e.path,
+        pageSize: e.pageSize,
+        keyOptional: e.payable,
+      });
+      expect(spec.selectors, name).toEqual(e.selectors);
+      expect(spec.chainRequired, name).toBe(e.chainRequired);
+    }
+  });
+
+  it("is what the sandbox routes, and the payable paths are the table's", () => {
+    for (const e of Object.values(ENDPOINTS) as EndpointSpec[])
+      for (const path of pathsOf(e)) {
+        expect(ROUTES[path], path).toBeTypeOf("function");
+        expect(PAYABLE.has(path), path).toBe(e.payable);
+      }
+  });
+
+  it("the sandbox selects by exactly the parameters the table names, and pages by its page size", async () => {
+    const [token] = sandbox.data.list("base", "virtuals");
+    const value: Record<SelectorKind, string> = {
+      ticker: token!.symbol,
+      address: token!.address,
+      id: token!.id,
+    };
+    for (const name of ["market", "agents", "ta", "directory"] as const) {
+      const e: EndpointSpec = ENDPOINTS[name];
+      const all = await get(e.path, { chain: "base" });
+      expect((all.body.data as unknown[]).length, name).toBe(e.pageSize);
+      for (const [kind, param] of Object.entries(e.selectors)) {
+        const one = await get(e.path, { chain: "base", [param]: value[kind as SelectorKind] });
+        expect((one.body.data as unknown[]).length, `${name} ${param}`).toBe(1);
+      }
+      // A list parameter the endpoint does not take selects nothing: the whole listing comes back.
+      const other = await get(e.path, { chain: "base", not_a_selector: token!.symbol });
+      expect((other.body.data as unknown[]).length, name).toBe(e.pageSize);
+    }
+    const h = ENDPOINTS.history;
+    for (const [kind, param] of Object.entries(h.selectors)) {
+      const one = await get(h.path, { chain: "base", [param]: value[kind as SelectorKind] });
+      expect(one.status, param).toBe(200);
+      expect((one.body.data as { token_id: string }).token_id).toBe(token!.id);
+      expect((one.body.data as { token_day_metrics: unknown[] }).token_day_metrics).toHaveLength(h.pageSize);
+    }
+  });
+});
