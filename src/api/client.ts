@@ -127,18 +127,30 @@ export class ApiClient {
     return buildUrl(this.baseUrl, path, query, withKey ? this.options.apiKey : undefined);
   }
 
+  /** The response cache's key for a GET (the key itself stands in it as a digest, never as text). */
+  private cacheKey(path: string, query: Query | undefined) {
+    const url = this.buildUrl(path, query, false);
+    return {
+      origin: this.options.cacheOrigin ?? url.origin,
+      method: "GET" as const,
+      target: `${url.pathname}${url.search}`,
+      apiKey: this.options.apiKey,
+    };
+  }
+
+  /** How old the response cache's answer to this GET is, in ms; undefined when it holds none fresh. */
+  cachedAgeMs(path: string, query?: Query): number | undefined {
+    const cache = this.options.cache;
+    if (!cache?.enabled) return undefined;
+    return cache.get(this.cacheKey(path, query))?.ageMs;
+  }
+
   async request(path: string, opts: RequestOptions = {}): Promise<ApiResponse> {
     const method = opts.method ?? "GET";
     const cache = this.options.cache;
     // A dry run reads a fresh offer; everything else a GET asks may come from the cache.
     if (cache?.enabled && method === "GET" && !opts.returnPaymentRequired) {
-      const url = this.buildUrl(path, opts.query, false);
-      const key = {
-        origin: this.options.cacheOrigin ?? url.origin,
-        method,
-        target: `${url.pathname}${url.search}`,
-        apiKey: this.options.apiKey,
-      };
+      const key = this.cacheKey(path, opts.query);
       const hit = cache.get(key);
       const body = hit && !opts.raw ? jsonOrMiss(hit.text) : undefined;
       if (hit && body !== MISS) {

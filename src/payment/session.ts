@@ -223,12 +223,18 @@ export class PaymentSession implements PaymentHook {
    * The dry run's answer to a 402: what would be paid per request and in all. With a wallet key
    * the amount is read back from an authorization signed in memory and thrown away, never sent.
    */
-  async plan(res: ApiResponse): Promise<string> {
+  /** The dry run's plan; `cached` requests are answered by the response cache, unpaid. */
+  async plan(res: ApiResponse, cached = 0): Promise<string> {
     const offer = this.offer(res);
     if (!this.options.walletKey)
-      return this.describePlan(offer.amount, offer.asset, offer.requirement, false);
+      return this.describePlan(offer.amount, offer.asset, offer.requirement, false, cached);
     const { auth } = await this.sign(res, offer);
-    return this.describePlan(auth.value, offer.asset, offer.requirement, true);
+    return this.describePlan(auth.value, offer.asset, offer.requirement, true, cached);
+  }
+
+  /** How many requests the command needs, when known before the first answer. */
+  get requestsNeeded(): { requests: number | undefined; exact: boolean } {
+    return this.estimate;
   }
 
   /** The error a 402 ends in: the price and the ways out, or the server refusing the payment sent. */
@@ -340,13 +346,17 @@ export class PaymentSession implements PaymentHook {
     asset: KnownAsset,
     req: PaymentRequirement,
     readBack: boolean,
+    cached = 0,
   ): string {
-    const { requests, exact } = this.estimate;
+    const { exact } = this.estimate;
+    const requests = this.estimate.requests === undefined ? undefined : this.estimate.requests - cached;
     const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
     const total =
       requests === undefined
         ? "the number of requests is not known before the first page (one payment per page)"
-        : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
+        : requests <= 0
+          ? "none needed unless the server repeats records (one payment per page)"
+          : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
     const how = readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
     const cap = this.recorder?.plan(amount);
     const ledger = cap ? `; ${cap}` : "";

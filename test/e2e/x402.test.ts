@@ -135,6 +135,27 @@ describe("caps that cannot be talked past", () => {
     expect(raised.code).toBe(0);
   });
 
+  it("--dry-run counts what the response cache holds: no payment for a page it would not request", async () => {
+    const s = await sandbox();
+    const env = { TOKENINTEL_WALLET_KEY: WALLET, TOKENINTEL_CACHE_DIR: join(dir.path, "dry-run-cache") };
+    const paid = await directory(s, ["--limit", "250", "--pay", "--cache", "5m", "--json"], env);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(s.stats.payments.accepted).toBe(3);
+    const again = await directory(s, ["--limit", "250", "--dry-run", "--cache", "5m"], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      /^tokenintel: dry run: pages 1–3 answered from the response cache \(\d+ s old\), nothing paid for them; for the pages after them: would pay 0\.005 USDC on Base per request to 0x\w+; none needed unless the server repeats records/,
+    );
+    const one = await directory(s, ["--page", "2", "--dry-run", "--cache", "5m"], env);
+    expect(one.stderr).toMatch(
+      /dry run: page 2 answered from the response cache \(\d+ s old\), nothing paid for it; nothing would be paid\n$/,
+    );
+    // Without --cache, the cache is not read: the plan is the price of every request.
+    const uncached = await directory(s, ["--page", "2", "--dry-run"], env);
+    expect(uncached.stderr).toContain("dry run: would pay 0.005 USDC on Base per request");
+    expect(s.stats.payments.accepted).toBe(3);
+  });
+
   it("--max-spend stops the command before the payment that would pass it", async () => {
     const s = await sandbox();
     const r = await directory(s, ["--pay", "--max-spend", "0.02", "--ndjson"]);
