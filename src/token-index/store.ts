@@ -159,16 +159,21 @@ export function tokensWithTicker(index: TokenIndex, ticker: string): IndexEntry[
 
 /** For `config list`: "base 1000 tokens, synced 5m ago; solana (none)", or undefined with no index at all. */
 export function describeIndex(env: NodeJS.ProcessEnv = process.env, now = Date.now()): string {
-  const parts = INDEX_CHAINS.map((chain) => {
-    const loaded = loadIndex(chain, env);
-    if (loaded.state === "missing") return `${chain} (not synced)`;
-    if (loaded.state === "damaged")
-      return `${chain} (damaged: run 'tokenintel directory --sync -c ${chain}')`;
-    if (loaded.state === "untrusted") return `${chain} (not used: ${loaded.reason})`;
-    const { index } = loaded;
-    return `${chain} ${index.tokens.length} tokens, synced ${ageOf(index.syncedAt, now)} ago (${index.syncedAt}) from ${index.source}`;
-  });
-  return `${parts.join("; ")}; refresh with 'tokenintel directory --sync'`;
+  const describe = (sandbox: boolean) =>
+    INDEX_CHAINS.map((chain) => {
+      const loaded = loadIndex(chain, env, sandbox);
+      const sync = `tokenintel directory --sync -c ${chain}${sandbox ? " --sandbox" : ""}`;
+      if (loaded.state === "missing") return `${chain} (not synced)`;
+      if (loaded.state === "damaged") return `${chain} (damaged: run '${sync}')`;
+      if (loaded.state === "untrusted") return `${chain} (not used: ${loaded.reason})`;
+      const { index } = loaded;
+      return `${chain} ${index.tokens.length} tokens, synced ${ageOf(index.syncedAt, now)} ago (${index.syncedAt}) from ${index.source}`;
+    });
+  const live = `${describe(false).join("; ")}; refresh with 'tokenintel directory --sync'`;
+  // The sandbox's index (completion with --sandbox) is named only once there is one.
+  const sandbox = describe(true);
+  if (sandbox.every((part) => part.endsWith("(not synced)"))) return live;
+  return `${live}. Sandbox: ${sandbox.join("; ")}`;
 }
 
 /** Where a run's requests go, as an index records it: "sandbox" or the API's origin. */

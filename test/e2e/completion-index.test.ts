@@ -500,9 +500,30 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
       expect(
         JSON.parse(r.stdout).map((t: { token_info: { symbol: string } }) => t.token_info.symbol),
       ).toEqual(["VIRTUAL", "AERO"]);
-      // Completion and config list read the real service's index, which is not there.
+      // Completion reads the sandbox's index only for a line with --sandbox (issue 22 item 5);
+      // config list names both, the real service's first.
+      const shellBox = shellEnv(box.path);
+      expect(
+        await bashComplete(["tokenintel", "market", "--sandbox", "-c", "base", "--tickers", "AER"], shellBox),
+      ).toEqual(["AERO"]);
+      expect(
+        await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "AER"], shellBox),
+      ).toEqual([]);
+      if (has("fish")) {
+        const fish = await shell(
+          "fish",
+          [
+            "-c",
+            "tokenintel completion fish | source; complete -C 'tokenintel market --sandbox --tickers VIRTUAL,AER'",
+          ],
+          shellBox,
+        );
+        expect(fish.stdout.split("\t")[0]).toBe("VIRTUAL,AERO");
+      }
       const list = await run(["config", "list"], config.path, env);
-      expect(list.stdout).toMatch(/^token-index {2}base \(not synced\)/m);
+      expect(list.stdout).toMatch(
+        /^token-index {2}base \(not synced\); solana \(not synced\); refresh with 'tokenintel directory --sync'\. Sandbox: base \d+ tokens, synced \d+s ago \(.*\) from sandbox; solana \(not synced\)$/m,
+      );
     } finally {
       box.remove();
     }

@@ -12,10 +12,11 @@ export default defineCommand({
     { name: "<what>", description: "tickers" },
     { name: "[prefix]", description: "what was typed so far" },
     { name: "[chain]", description: "base or solana (default: both)" },
+    { name: "[source]", description: "sandbox: the sandbox's index (the line has --sandbox)" },
   ],
-  async run(ctx, _opts, [what, prefix, chain]) {
+  async run(ctx, _opts, [what, prefix, chain, source]) {
     const { completeValues } = await import("./run.js");
-    const lines = completeValues(what ?? "", prefix ?? "", chain, ctx.io.env);
+    const lines = completeValues(what ?? "", prefix ?? "", chain, ctx.io.env, source === "sandbox");
     if (lines.length) await ctx.io.out(`${lines.join("\n")}\n`);
   },
 });

@@ -94,7 +94,7 @@ function bash(spec: Spec): string {
       if (!f.values && !f.dynamic) continue;
       const key = f.names.join("|");
       const reply = f.dynamic
-        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain"`
+        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain" "$src"`
         : `COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") )`;
       const cmd = path[0] ?? "";
       const entries = byFlag.get(key) ?? [];
@@ -133,7 +133,7 @@ function bash(spec: Spec): string {
     "_tokenintel_dynamic() {",
     '  local head="" last="$2" out c re=\'^(.*[^\\\\],)(.*)$\'',
     '  if [[ "$2" =~ $re ]]; then head="${BASH_REMATCH[1]}"; last="${BASH_REMATCH[2]}"; fi',
-    '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" 2>/dev/null) || return 0',
+    '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" "$4" 2>/dev/null) || return 0',
     "  local IFS=$'\\n'",
     '  for c in $out; do COMPREPLY+=( "$head$(printf \'%q\' "$c")" ); done',
     "  # An item of a list: no space after it, so that a comma and the next item can follow.",
@@ -141,7 +141,7 @@ function bash(spec: Spec): string {
     "}",
     "",
     "_tokenintel() {",
-    '  local cur prev w i cmd="" sub="" chain="" nargs=0 flags="" pos="" words',
+    '  local cur prev w i cmd="" sub="" chain="" src="" nargs=0 flags="" pos="" words',
     "  COMPREPLY=()",
     '  cur="${COMP_WORDS[COMP_CWORD]}"',
     '  prev="${COMP_WORDS[COMP_CWORD-1]}"',
@@ -152,6 +152,8 @@ function bash(spec: Spec): string {
     '    case "$w" in',
     '      -c|--chain) chain="${COMP_WORDS[i+1]}"; ((i++)); continue ;;',
     '      --chain=*) chain="${w#--chain=}"; continue ;;',
+    "      # --sandbox: tickers from the sandbox's index (directory --sandbox --sync), not the live one.",
+    "      --sandbox) src=sandbox; continue ;;",
     `      ${takesValue.filter((n) => n !== "-c" && n !== "--chain").join("|")}) ((i++)); continue ;;`,
     "      -*) continue ;;",
     "    esac",
@@ -243,16 +245,17 @@ function zsh(spec: Spec): string {
 # Tickers from the local token index (tokenintel directory --sync), for the last item of a
 # comma-separated list: \`tokenintel __complete\` reads that file and nothing else.
 _tokenintel_tickers() {
-  local chain="" i
+  local chain="" src="" i
   for ((i = 1; i < CURRENT; i++)); do
     case "\${words[i]}" in
       -c|--chain) chain="\${words[i+1]}" ;;
       --chain=*) chain="\${words[i]#--chain=}" ;;
+      --sandbox) src=sandbox ;;
     esac
   done
   compset -P '*[^\\\\],'
   local -a tickers
-  tickers=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete tickers "$PREFIX" "$chain" 2>/dev/null)"})
+  tickers=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete tickers "$PREFIX" "$chain" "$src" 2>/dev/null)"})
   compadd -- $tickers
 }
 
@@ -288,6 +291,7 @@ function fish(spec: Spec): string {
     "function __tokenintel_tickers",
     "    set -l words (commandline -opc)",
     "    set -l chain ''",
+    "    set -l src ''",
     "    for i in (seq (count $words))",
     "        switch $words[$i]",
     "            case -c --chain",
@@ -296,12 +300,14 @@ function fish(spec: Spec): string {
     "                end",
     "            case '--chain=*'",
     "                set chain (string replace -- --chain= '' $words[$i])",
+    "            case --sandbox",
+    "                set src sandbox",
     "        end",
     "    end",
     "    set -l cur (commandline -ct)",
     "    set -l head (string replace -r -- '^((?:.*[^\\\\\\\\])?,)?.*$' '$1' $cur)",
     "    set -l last (string replace -r -- '^(.*[^\\\\\\\\],)' '' $cur)",
-    '    for t in (tokenintel __complete tickers "$last" "$chain" 2>/dev/null)',
+    '    for t in (tokenintel __complete tickers "$last" "$chain" "$src" 2>/dev/null)',
     '        echo "$head$t"',
     "    end",
     "end",
