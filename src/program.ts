@@ -1,4 +1,4 @@
-import { Argument, Command } from "commander";
+import { Argument, Command, Help } from "commander";
 import type { CommandModule } from "./commands/command.js";
 import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
@@ -103,11 +103,19 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
     if (arg.values) argumentValues.set(argument, arg.values);
     cmd.addArgument(argument);
   }
-  const help = [
-    module.examples?.length ? `\nExamples:\n${module.examples.map((l) => `  $ ${l}`).join("\n")}\n` : "",
-    module.notes ? `\n${module.notes}\n` : "",
-  ].join("");
-  if (help) cmd.addHelpText("after", help);
+  // After the options: the examples as written (each runs as typed), then the notes, wrapped at the
+  // help's width like every other paragraph (scripts/help-pages.ts records them as such).
+  const examples = module.examples?.length
+    ? `\nExamples:\n${module.examples.map((l) => `  $ ${l}`).join("\n")}\n`
+    : "";
+  const notes = module.notes ? reflow(module.notes) : undefined;
+  cmd.configureHelp({
+    ...cmd.configureHelp(),
+    formatHelp: (c: Command, helper: Help) =>
+      `${Help.prototype.formatHelp.call(helper, c, helper)}${examples}${
+        notes ? `\n${wrapNotes(notes, (line) => helper.boxWrap(line, helper.helpWidth ?? 80))}\n` : ""
+      }`,
+  });
   for (const sub of module.subcommands ?? []) defineCommand(cmd.command(sub.name), sub, contextFor);
   const run = module.run;
   if (!run) {
@@ -133,4 +141,31 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
     const opts = parseFlags(module.flags, command.opts());
     await run(ctx, opts, args);
   });
+}
+
+/** A line laid out by hand: blank, indented (a command, a JSON snippet) or in columns (a table). */
+const preformatted = (line: string) => line === "" || /^\s/.test(line) || /\S {2,}\S/.test(line);
+
+/** Each paragraph wrapped; a line laid out by hand is kept as written. */
+function wrapNotes(notes: string, wrap: (line: string) => string): string {
+  return notes
+    .split("\n")
+    .map((line) => (preformatted(line) ? line : wrap(line)))
+    .join("\n");
+}
+
+/**
+ * A help text's paragraphs as one line each, for wrapping at the help's width: lines run together
+ * until a blank line, an indented line (kept as it is: a command or a JSON snippet) or a list item.
+ */
+export function reflow(text: string): string {
+  const out: string[] = [];
+  let joinable = false;
+  for (const line of text.split("\n")) {
+    const starts = preformatted(line) || /^(- |\* |\d+\. )/.test(line);
+    if (joinable && !starts) out[out.length - 1] += ` ${line}`;
+    else out.push(line);
+    joinable = !preformatted(line);
+  }
+  return out.join("\n");
 }

@@ -61,17 +61,27 @@ export const PAGING_FLAGS = flagTable({
   sort: {
     flags: "--sort <field[:asc|desc]>",
     description:
-      "sort by any dot path (numbers exactly, rug_status by severity); with --limit, every page is read first, so the top n is the real top n",
+      "sort by any dot path (numbers exactly); with --limit, every page is read first, so the top n is the real top n",
     kind: "text",
-  },
-  strict: {
-    flags: "--strict",
-    description:
-      "exit 1 when an item of --tickers/--addresses/--ids matches nothing (the matches are still printed)",
-    kind: "switch",
   },
   where: WHERE,
 });
+
+/** --sort where records carry rug_status (agents): its values sort by severity, not by name. */
+export const SORT_WITH_RUG_STATUS = {
+  ...PAGING_FLAGS.sort,
+  description:
+    "sort by any dot path (numbers exactly, rug_status by severity); with --limit, every page is read first, so the top n is the real top n",
+} as const satisfies Flag;
+
+/** --strict for a command whose lists are `lists` ("--addresses", "--tickers/--addresses/--ids"). */
+export function strictFlag(lists: string) {
+  return {
+    flags: "--strict",
+    description: `exit 1 when an item of ${lists} matches nothing (the matches are still printed)`,
+    kind: "switch",
+  } as const satisfies Flag;
+}
 
 export const WATCH = {
   flags: "-w, --watch [interval]",
@@ -107,4 +117,5 @@ export const TOKEN_LIST_FLAGS = flagTable({
   resolve: RESOLVE,
   addresses: ADDRESSES,
   ids: IDS,
+  strict: strictFlag("--tickers/--addresses/--ids"),
 });

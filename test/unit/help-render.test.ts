@@ -50,6 +50,52 @@ describe("pre-rendered help", async () => {
   }
 });
 
+describe("notes after the examples (issue 22 item 14)", async () => {
+  const commands = commandsOf(await fullProgram());
+  const handLaid = (line: string) => /^\s/.test(line) || /\S {2,}\S/.test(line);
+
+  it("are wrapped at the help's width; indented lines and tables are kept as written", () => {
+    for (const width of [60, 80, 120]) {
+      for (const [path, cmd] of commands) {
+        const text = commanderHelp(cmd, width);
+        const notes = text.split(/\n\n/).slice(1).join("\n\n").split("\n");
+        for (const line of notes.filter((l) => !handLaid(l) && !l.startsWith("Examples:")))
+          expect({ path, width, line }).toEqual({ path, width, line: line.slice(0, width) });
+      }
+    }
+    // A paragraph written on several lines in the source runs together before it is wrapped.
+    const directory = commands.find(([p]) => p === "directory")![1];
+    expect(commanderHelp(directory, 200)).toContain(
+      "Token index (--sync): 'tokenintel directory --sync' stores both chains ('-c base' one), one file a chain in the cache folder",
+    );
+    const mcp = commands.find(([p]) => p === "mcp")![1];
+    expect(commanderHelp(mcp, 60)).toContain(
+      '  {"mcpServers": {"tokenintel": {"command": "tokenintel", "args": ["mcp"],\n',
+    );
+  });
+});
+
+describe("each command's flags describe that command (issue 22 item 14)", async () => {
+  const commands = new Map(commandsOf(await fullProgram()));
+  const options = (path: string) => {
+    const text = commanderHelp(commands.get(path)!, 250);
+    return text.slice(text.indexOf("Options:"), text.indexOf("Global Options:"));
+  };
+
+  it("--strict names the lists the command takes, and only where it takes lists", () => {
+    expect(options("directory")).toMatch(/--strict +exit 1 when an item of --addresses matches nothing/);
+    expect(options("market")).toContain("exit 1 when an item of --tickers/--addresses/--ids matches nothing");
+    expect(options("trending")).not.toContain("--strict");
+  });
+
+  it("--sort mentions rug_status only where records carry it; check says each list's help once", () => {
+    for (const path of ["market", "directory", "ta", "trending"])
+      expect(options(path)).not.toContain("rug_status");
+    expect(options("agents")).toContain("rug_status by severity");
+    expect(options("check").match(/@file/g)).toHaveLength(3);
+  });
+});
+
 describe("which command lines a page answers", () => {
   const pages = { "": ["root"], market: ["market"], config: ["config"], "config set": ["set"] };
   const cases: [string[], string[] | undefined][] = [

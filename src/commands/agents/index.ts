@@ -1,4 +1,10 @@
-import { CHAIN, PAGING_FLAGS, TOKEN_LIST_FLAGS, WATCH_FLAGS } from "../../flags/data.js";
+import {
+  CHAIN,
+  PAGING_FLAGS,
+  SORT_WITH_RUG_STATUS,
+  TOKEN_LIST_FLAGS,
+  WATCH_FLAGS,
+} from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
@@ -7,6 +13,7 @@ const flags = flagTable({
   chain: CHAIN,
   ...TOKEN_LIST_FLAGS,
   ...PAGING_FLAGS,
+  sort: SORT_WITH_RUG_STATUS,
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
 });

@@ -6,12 +6,9 @@ import { defineCommand } from "../command.js";
 
 const flags = flagTable({
   chain: CHAIN,
-  tickers: {
-    ...TICKERS,
-    description: `${TICKERS.description}; @file reads a list from a file (- for stdin)`,
-  },
-  addresses: { ...ADDRESSES, description: `${ADDRESSES.description}; @file reads a list from a file` },
-  ids: { ...IDS, description: `${IDS.description}; @file reads a list from a file` },
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  ids: IDS,
   failOn: {
     flags: "--fail-on <level>",
     description: "exit 3 when any token reaches this level: medium or high",

@@ -1,4 +1,4 @@
-import { ADDRESSES, CHAIN, PAGING_FLAGS } from "../../flags/data.js";
+import { ADDRESSES, CHAIN, PAGING_FLAGS, strictFlag } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
@@ -7,6 +7,7 @@ import { defineCommand } from "../command.js";
 export const DIRECTORY_FLAGS = flagTable({
   chain: CHAIN,
   addresses: ADDRESSES,
+  strict: strictFlag("--addresses"),
   ...PAGING_FLAGS,
   ...OUTPUT_FLAGS,
   ...PAYMENT_FLAGS,
