@@ -2,6 +2,7 @@ import type { Command, Help, Option } from "commander";
 import type { CommandModule } from "../src/commands/command.js";
 import { settingEnvironment } from "../src/config/settings-table.js";
 import { ExitCode } from "../src/errors.js";
+import { preformatted, reflow } from "../src/help/notes.js";
 import { COMMANDS, fullProgram } from "../src/program.js";
 
 // dist/tokenintel.1, written by the build from the program itself: every command and subcommand,
@@ -28,6 +29,36 @@ export function roff(text: string): string {
 }
 
 const bold = (text: string) => `\\fB${roff(text)}\\fR`;
+
+/** A line of a no-fill block: escaped like roff(), its indentation and columns kept. */
+const literal = (line: string) => roff(line.trim()).replace(/^/, line.match(/^\s*/)![0]).replace(/^\s*$/, "");
+
+/**
+ * A command's notes: each paragraph filled by man at the reader's width, and each run of lines laid
+ * out by hand (a table of rules or settings, an indented command or JSON) in a no-fill block, so
+ * that it keeps one row a line and its columns.
+ */
+export function notesSection(notes: string): string[] {
+  const lines: string[] = [];
+  let block: "text" | "literal" | undefined;
+  for (const line of reflow(notes).split("\n")) {
+    if (line === "") {
+      if (block === "literal") lines.push(".fi");
+      block = undefined;
+      continue;
+    }
+    const kind = preformatted(line) ? "literal" : "text";
+    if (kind !== block) {
+      if (block === "literal") lines.push(".fi");
+      lines.push(".PP");
+      if (kind === "literal") lines.push(".nf");
+      block = kind;
+    }
+    lines.push(kind === "literal" ? literal(line) : roff(line));
+  }
+  if (block === "literal") lines.push(".fi");
+  return lines;
+}
 
 /** "-c, --chain <chain>" in bold with its value in italics. */
 function term(text: string): string {
@@ -96,7 +127,7 @@ function commandSection(help: Help, cmd: Command, path: string[], moduleAt: Modu
       ".RE",
     );
   }
-  if (module?.notes) lines.push(".PP", roff(module.notes));
+  if (module?.notes) lines.push(...notesSection(module.notes));
   for (const sub of help.visibleCommands(cmd).filter((c) => c.name() !== "help")) {
     lines.push(...commandSection(help, sub, [...path, sub.name()], moduleAt));
   }

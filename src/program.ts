@@ -4,6 +4,7 @@ import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import { addFlags } from "./flags/table.js";
 
+import { reflow, wrapNotes } from "./help/notes.js";
 import { VERSION } from "./version.js";
 
 // The commander program, built from the command modules. Only the command being run is loaded and
@@ -141,31 +142,4 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
     const opts = parseFlags(module.flags, command.opts());
     await run(ctx, opts, args);
   });
-}
-
-/** A line laid out by hand: blank, indented (a command, a JSON snippet) or in columns (a table). */
-const preformatted = (line: string) => line === "" || /^\s/.test(line) || /\S {2,}\S/.test(line);
-
-/** Each paragraph wrapped; a line laid out by hand is kept as written. */
-function wrapNotes(notes: string, wrap: (line: string) => string): string {
-  return notes
-    .split("\n")
-    .map((line) => (preformatted(line) ? line : wrap(line)))
-    .join("\n");
-}
-
-/**
- * A help text's paragraphs as one line each, for wrapping at the help's width: lines run together
- * until a blank line, an indented line (kept as it is: a command or a JSON snippet) or a list item.
- */
-export function reflow(text: string): string {
-  const out: string[] = [];
-  let joinable = false;
-  for (const line of text.split("\n")) {
-    const starts = preformatted(line) || /^(- |\* |\d+\. )/.test(line);
-    if (joinable && !starts) out[out.length - 1] += ` ${line}`;
-    else out.push(line);
-    joinable = !preformatted(line);
-  }
-  return out.join("\n");
 }

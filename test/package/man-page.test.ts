@@ -92,6 +92,31 @@ describe("the man page", async () => {
     expect(bad).toEqual([]);
   });
 
+  it("keeps tables in notes one row a line (check's rules, config's settings): no-fill blocks", () => {
+    const blocks = [...page.matchAll(/^\.nf\n([\s\S]*?)^\.fi$/gm)].map((m) => m[1]!.split("\n"));
+    const rows = (pattern: RegExp) => blocks.find((b) => b.some((l) => pattern.test(l)));
+    const rules = rows(/^rule +field +medium +high$/)!;
+    for (const rule of [
+      "dev sold",
+      "bundled supply",
+      "top\\-10 holding",
+      "liquidity against market cap",
+      "rug status",
+    ])
+      expect(
+        rules.some((l) => l.startsWith(`${rule}  `)),
+        rule,
+      ).toBe(true);
+    const settings = rows(/^ {2}base\\-url +API base URL/)!;
+    for (const name of ["chain", "output", "timeout", "retries", "pay\\-network", "daily\\-cap", "cache"])
+      expect(
+        settings.some((l) => l.startsWith(`  ${name}  `)),
+        name,
+      ).toBe(true);
+    // Paragraphs stay filled text: a sentence of the notes is one line of the source, not a block.
+    expect(page).toContain("\n.PP\nA token's level is the highest any rule gives it; low when none applies.");
+  });
+
   it("is what the build wrote to dist/tokenintel.1, which package.json ships as the man page", () => {
     expect(existsSync(built), "run `npm run build` first").toBe(true);
     expect(readFileSync(built, "utf8")).toBe(page);
