@@ -140,6 +140,42 @@ describe("bash completion (issue 12 item 14)", () => {
     expect(await bashComplete(["tokenintel", "help", "ma"], env())).toEqual(["market"]);
   });
 
+  it("--sort, --fields, --columns and --where complete the dot paths of the command's records (issue 22 item 21)", async () => {
+    // One level at a time: a section ends in a dot, and no space follows it, so the path goes on.
+    expect(await bashComplete(["tokenintel", "market", "-c", "base", "--sort", "token_m"], env())).toEqual([
+      "token_metrics.",
+    ]);
+    expect(lastCompopt).toEqual(["COMPOPT -o nospace"]);
+    expect(await bashComplete(["tokenintel", "market", "--sort", "token_metrics.usd"], env())).toEqual([
+      "token_metrics.usd_price",
+    ]);
+    expect(
+      await bashComplete(["tokenintel", "market", "--sort", "token_metrics.usd_price:d"], env()),
+    ).toEqual(["token_metrics.usd_price:desc"]);
+    // The last item of a list; each command its own records (agents: agent_metrics, not token_metrics).
+    expect(
+      await bashComplete(["tokenintel", "market", "--fields", "token_info.symbol,token_metrics.fd"], env()),
+    ).toEqual(["token_info.symbol,token_metrics.fdv"]);
+    expect(await bashComplete(["tokenintel", "agents", "--columns", "agent_m"], env())).toEqual([
+      "agent_metrics.",
+    ]);
+    expect(await bashComplete(["tokenintel", "agents", "--columns", "token_m"], env())).toEqual([]);
+    expect(await bashComplete(["tokenintel", "trending", "--where", "liq"], env())).toEqual(["liquidity"]);
+    // Past --where's operator the value is the user's to type.
+    expect(await bashComplete(["tokenintel", "trending", "--where", "liquidity>1"], env())).toEqual([]);
+    if (has("fish")) {
+      const fish = await shell(
+        "fish",
+        [
+          "-c",
+          "tokenintel completion fish | source; complete -C 'tokenintel market --fields token_info.symbol,token_metrics.fd'",
+        ],
+        env(),
+      );
+      expect(fish.stdout.split("\t")[0]).toBe("token_info.symbol,token_metrics.fdv");
+    }
+  });
+
   it("the hidden __complete command is neither offered nor listed in help", async () => {
     expect(await bashComplete(["tokenintel", "__"], env())).toEqual([]);
     const help = await run(["--help"], config.path);

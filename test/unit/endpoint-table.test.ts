@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS } from "../../src/commands/agents/spec.js";
+import { PATH_SHAPES } from "../../src/commands/complete/run.js";
 import { DIRECTORY } from "../../src/commands/directory/spec.js";
 import { MARKET } from "../../src/commands/market/spec.js";
 import { TA } from "../../src/commands/ta/spec.js";
@@ -38,6 +39,11 @@ describe("the endpoint table", () => {
       expect(spec.selectors, name).toEqual(e.selectors);
       expect(spec.chainRequired, name).toBe(e.chainRequired);
     }
+  });
+
+  it("completion offers each data command's own record paths", () => {
+    expect(Object.keys(PATH_SHAPES).sort()).toEqual(Object.keys(SPECS).sort());
+    for (const [name, spec] of Object.entries(SPECS)) expect(PATH_SHAPES[name], name).toBe(spec.shape);
   });
 
   it("is what the sandbox routes, and the payable paths are the table's", () => {

@@ -9,8 +9,8 @@ import { completeValues } from "./run.js";
 process.stdout.on("error", (error: NodeJS.ErrnoException) => process.exit(error.code === "EPIPE" ? 0 : 1));
 
 try {
-  const [what = "", prefix = "", chain, source] = process.argv.slice(3);
-  const lines = completeValues(what, prefix, chain || undefined, process.env, source === "sandbox");
+  const [what = "", prefix = "", chain, source, command] = process.argv.slice(3);
+  const lines = completeValues(what, prefix, chain || undefined, process.env, source === "sandbox", command);
   if (lines.length) process.stdout.write(`${lines.join("\n")}\n`);
 } catch {
   // nothing to offer

@@ -1,4 +1,44 @@
+import {
+  AGENT_RECORD,
+  DIRECTORY_RECORD,
+  dotPaths,
+  MARKET_RECORD,
+  type Shape,
+  TA_RECORD,
+  TRENDING_RECORD,
+} from "../../api/fields.js";
 import { INDEX_CHAINS, type IndexChain, readIndex } from "../../token-index/store.js";
+
+/** The record shape of each command whose flags take dot paths (the same as its spec's shape). */
+export const PATH_SHAPES: Record<string, Shape> = {
+  market: MARKET_RECORD,
+  directory: DIRECTORY_RECORD,
+  agents: AGENT_RECORD,
+  ta: TA_RECORD,
+  trending: TRENDING_RECORD,
+};
+
+/**
+ * The dot paths of a command's records that go on from `prefix`, one level at a time: a section
+ * ends in a dot ("token_metrics."), a field does not. After --sort's colon, the directions; after
+ * --where's operator, nothing (a value is the user's to type).
+ */
+export function completePaths(prefix: string, command: string | undefined): string[] {
+  const shape = command === undefined ? undefined : PATH_SHAPES[command];
+  if (!shape) return [];
+  const colon = prefix.indexOf(":");
+  if (colon >= 0)
+    return [`${prefix.slice(0, colon)}:asc`, `${prefix.slice(0, colon)}:desc`].filter((p) =>
+      p.startsWith(prefix),
+    );
+  if (/[<>=!~]/.test(prefix)) return [];
+  const depth = prefix.split(".").length;
+  const all = dotPaths(shape);
+  const sections = new Set(all.map((p) => p.slice(0, p.lastIndexOf("."))).filter(Boolean));
+  return all
+    .filter((p) => p.split(".").length === depth && p.toLowerCase().startsWith(prefix.toLowerCase()))
+    .map((p) => (sections.has(p) ? `${p}.` : p));
+}
 
 /**
  * The tickers of the index that start with `prefix` (case-insensitive), each once, written as a
@@ -11,7 +51,9 @@ export function completeValues(
   chain: string | undefined,
   env: NodeJS.ProcessEnv,
   sandbox = false,
+  command?: string,
 ): string[] {
+  if (what === "paths") return completePaths(prefix, command);
   if (what !== "tickers") return [];
   const named = INDEX_CHAINS.find((c) => c === chain?.toLowerCase());
   const chains: readonly IndexChain[] = named ? [named] : INDEX_CHAINS;

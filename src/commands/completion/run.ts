@@ -14,9 +14,11 @@ interface FlagSpec {
   names: string[];
   description: string;
   takesValue: boolean;
+  /** Takes a value that may be left out (--fields alone lists the paths). */
+  optionalValue: boolean;
   values?: readonly string[];
   /** Values read from the token index on Tab ("tickers"). */
-  dynamic?: "tickers";
+  dynamic?: "tickers" | "paths";
 }
 
 interface ArgSpec {
@@ -33,13 +35,21 @@ interface Spec {
 }
 
 /** Flags whose values are tickers from the token index. */
-const DYNAMIC: Record<string, FlagSpec["dynamic"]> = { "--tickers": "tickers" };
+const DYNAMIC: Record<string, FlagSpec["dynamic"]> = {
+  "--tickers": "tickers",
+  // Dot paths of the command's records (the spec knows them): --where completes the path part.
+  "--sort": "paths",
+  "--fields": "paths",
+  "--columns": "paths",
+  "--where": "paths",
+};
 
 function flagsOf(cmd: Command): FlagSpec[] {
   return cmd.options.map((o: Option) => ({
     names: [o.short, o.long].filter((n): n is string => Boolean(n)),
     description: o.description,
     takesValue: o.required,
+    optionalValue: o.optional,
     values: completionValues(o),
     dynamic: o.long ? DYNAMIC[o.long] : undefined,
   }));
@@ -94,7 +104,7 @@ function bash(spec: Spec): string {
       if (!f.values && !f.dynamic) continue;
       const key = f.names.join("|");
       const reply = f.dynamic
-        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain" "$src"`
+        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain" "$src" "$cmd"`
         : `COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") )`;
       const cmd = path[0] ?? "";
       const entries = byFlag.get(key) ?? [];
@@ -133,10 +143,11 @@ function bash(spec: Spec): string {
     "_tokenintel_dynamic() {",
     '  local head="" last="$2" out c re=\'^(.*[^\\\\],)(.*)$\'',
     '  if [[ "$2" =~ $re ]]; then head="${BASH_REMATCH[1]}"; last="${BASH_REMATCH[2]}"; fi',
-    '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" "$4" 2>/dev/null) || return 0',
+    '  out=$("${COMP_WORDS[0]:-tokenintel}" __complete "$1" "$last" "$3" "$4" "$5" 2>/dev/null) || return 0',
     "  local IFS=$'\\n'",
     '  for c in $out; do COMPREPLY+=( "$head$(printf \'%q\' "$c")" ); done',
-    "  # An item of a list: no space after it, so that a comma and the next item can follow.",
+    "  # An item of a list, or a dot path that goes on: no space after it, so that a comma and the",
+    "  # next item, or the rest of the path, can follow.",
     "  compopt -o nospace 2>/dev/null",
     "}",
     "",
@@ -189,15 +200,17 @@ const zshExplanation = (s: string) => zq(s.replace(/[\\[\]]/g, "\\$&"));
 const zshItem = (name: string, description: string) =>
   `'${zq(name.replace(/:/g, "\\:"))}:${zq(description)}'`;
 
-function zshFlag(f: FlagSpec): string {
+function zshFlag(f: FlagSpec, command = ""): string {
   const desc = zshExplanation(f.description);
-  const value = !f.takesValue
-    ? ""
-    : f.dynamic
-      ? `:${f.dynamic}:_tokenintel_${f.dynamic}`
-      : f.values
-        ? `:value:(${f.values.map((v) => zq(v)).join(" ")})`
-        : ":value: ";
+  const colon = f.optionalValue ? "::" : ":";
+  const value =
+    !f.takesValue && !(f.optionalValue && f.dynamic)
+      ? ""
+      : f.dynamic
+        ? `${colon}${f.dynamic}:_tokenintel_${f.dynamic}${f.dynamic === "paths" ? ` ${command}` : ""}`
+        : f.values
+          ? `:value:(${f.values.map((v) => zq(v)).join(" ")})`
+          : ":value: ";
   if (f.names.length === 2) return `'(${f.names.join(" ")})'{${f.names.join(",")}}'[${desc}]${value}'`;
   return `'${f.names[0]}[${desc}]${value}'`;
 }
@@ -213,7 +226,7 @@ function zshArgs(s: Spec): string {
 }
 
 function zshCommand(c: Spec, indent: string): string {
-  const flags = c.flags.map(zshFlag).join(" ");
+  const flags = c.flags.map((f) => zshFlag(f, c.name)).join(" ");
   const args = zshArgs(c);
   if (!c.subcommands.length) {
     const parts = [flags, args].filter(Boolean).join(" ");
@@ -236,7 +249,7 @@ function zshCommand(c: Spec, indent: string): string {
 }
 
 function zsh(spec: Spec): string {
-  const globals = spec.flags.map(zshFlag).join(" \\\n    ");
+  const globals = spec.flags.map((f) => zshFlag(f)).join(" \\\n    ");
   const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
   const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
   return `#compdef tokenintel
@@ -257,6 +270,15 @@ _tokenintel_tickers() {
   local -a tickers
   tickers=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete tickers "$PREFIX" "$chain" "$src" 2>/dev/null)"})
   compadd -- $tickers
+}
+
+# Dot paths of a command's records (for --sort, --fields, --columns, --where), one level at a time:
+# a section ends in a dot, with no space after it, so that the path can go on.
+_tokenintel_paths() {
+  compset -P '*[^\\\\],'
+  local -a paths
+  paths=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete paths "$PREFIX" "" "" "$1" 2>/dev/null)"})
+  compadd -S '' -- $paths
 }
 
 _tokenintel() {
@@ -312,13 +334,24 @@ function fish(spec: Spec): string {
     "    end",
     "end",
     "",
+    "# Dot paths of a command's records (--sort, --fields, --columns, --where), one level at a time.",
+    "function __tokenintel_paths",
+    "    set -l cur (commandline -ct)",
+    "    set -l head (string replace -r -- '^((?:.*[^\\\\\\\\])?,)?.*$' '$1' $cur)",
+    "    set -l last (string replace -r -- '^(.*[^\\\\\\\\],)' '' $cur)",
+    '    for p in (tokenintel __complete paths "$last" "" "" $argv[1] 2>/dev/null)',
+    '        echo "$head$p"',
+    "    end",
+    "end",
+    "",
   ];
   const names = spec.subcommands.map((c) => c.name).join(" ");
-  const flagLine = (f: FlagSpec, condition: string) => {
+  const flagLine = (f: FlagSpec, condition: string, command = "") => {
     const parts = ["complete -c tokenintel", condition].filter(Boolean);
     for (const n of f.names) parts.push(n.startsWith("--") ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
-    if (f.takesValue) {
-      if (f.dynamic) parts.push(`-x -a '(__tokenintel_${f.dynamic})'`);
+    if (f.takesValue || (f.optionalValue && f.dynamic)) {
+      if (f.dynamic)
+        parts.push(`-x -a '(__tokenintel_${f.dynamic}${f.dynamic === "paths" ? ` ${command}` : ""})'`);
       else parts.push(f.values ? `-x -a ${q(f.values.join(" "))}` : "-r");
     }
     parts.push(`-d ${q(f.description)}`);
@@ -334,7 +367,7 @@ function fish(spec: Spec): string {
       `complete -c tokenintel -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${q(c.description)}`,
     );
     const inC = `-n "__fish_seen_subcommand_from ${c.name}"`;
-    for (const f of c.flags) lines.push(flagLine(f, inC));
+    for (const f of c.flags) lines.push(flagLine(f, inC, c.name));
     if (!c.subcommands.length) lines.push(...argLines(c, inC));
     const subNames = c.subcommands.map((s) => s.name).join(" ");
     for (const s of c.subcommands) {
