@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 import type { ApiClient, PaymentHook } from "./api/client.js";
 import type { ResponseCache } from "./cache/responses.js";
 import type { ConfigStore } from "./config/store.js";
@@ -41,6 +42,11 @@ export interface RunContext {
   store(): Promise<ConfigStore>;
   /** The response cache (--cache <ttl>); disabled (ttl 0) unless a TTL is set. */
   cache(): Promise<ResponseCache>;
+  /**
+   * The whole program, every command defined in full (for completion scripts): handed to a command
+   * by its runner, so that no command imports the file that lists the commands.
+   */
+  program(): Promise<Command>;
 }
 
 /** The real context of one run of the program. */
@@ -155,6 +161,11 @@ export class Context implements RunContext {
       cacheOrigin: globals.sandbox ? "sandbox" : undefined,
     });
     return this.clientInstance;
+  }
+
+  async program(): Promise<Command> {
+    const { fullProgram } = await import("./program.js");
+    return fullProgram();
   }
 
   /** Ends the run: says what was paid, if anything; closes connections and the sandbox. */

@@ -1,8 +1,8 @@
-import { Argument, Command, Help } from "commander";
+import { Command, Help } from "commander";
 import type { CommandModule } from "./commands/command.js";
 import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
-import { addFlags } from "./flags/table.js";
+import { addArgument, addFlags } from "./flags/table.js";
 
 import { reflow, wrapNotes } from "./help/notes.js";
 import { VERSION } from "./version.js";
@@ -36,13 +36,6 @@ export const COMMANDS: Record<string, Loader> = {
 
 /** Commands left out of help and of the completion scripts (the scripts call them). */
 export const HIDDEN_COMMANDS: ReadonlySet<string> = new Set(["__complete"]);
-
-const argumentValues = new WeakMap<Argument, readonly string[]>();
-
-/** The values completion offers for a command's positional argument, if it has a fixed set. */
-export function completionArgumentValues(argument: Argument): readonly string[] | undefined {
-  return argumentValues.get(argument);
-}
 
 /** How an action gets its run's context: made from the parsed global flags, once. */
 export type ContextFor = (cmd: Command) => Promise<RunContext>;
@@ -99,11 +92,7 @@ export function fullProgram(): Promise<Command> {
 function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextFor): void {
   cmd.description(module.description);
   addFlags(cmd, module.flags);
-  for (const arg of module.args ?? []) {
-    const argument = new Argument(arg.name, arg.description);
-    if (arg.values) argumentValues.set(argument, arg.values);
-    cmd.addArgument(argument);
-  }
+  for (const arg of module.args ?? []) addArgument(cmd, arg);
   // After the options: the examples as written (each runs as typed), then the notes, wrapped at the
   // help's width like every other paragraph (scripts/help-pages.ts records them as such).
   const examples = module.examples?.length

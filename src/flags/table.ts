@@ -1,4 +1,4 @@
-import { type Command, Option } from "commander";
+import { Argument, type Command, Option } from "commander";
 
 // Flags as data. A table names each flag's spelling, help and kind of value; from it come the
 // commander options (here), the options' TypeScript type (FlagValues), a zod object that checks
@@ -107,6 +107,23 @@ const valuesOf = new WeakMap<Option, readonly string[]>();
 /** The values completion offers for an option made from a table, if it has a fixed set. */
 export function completionValues(option: Option): readonly string[] | undefined {
   return valuesOf.get(option);
+}
+
+const argumentValuesOf = new WeakMap<Argument, readonly string[]>();
+
+/** The values completion offers for a command's positional argument, if it has a fixed set. */
+export function argumentValues(argument: Argument): readonly string[] | undefined {
+  return argumentValuesOf.get(argument);
+}
+
+/** Adds a positional argument to a command, with the values completion offers for it. */
+export function addArgument(
+  cmd: Command,
+  arg: { name: string; description: string; values?: readonly string[] },
+): void {
+  const argument = new Argument(arg.name, arg.description);
+  if (arg.values) argumentValuesOf.set(argument, arg.values);
+  cmd.addArgument(argument);
 }
 
 /** Adds a table's flags to a command. */

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
-import { CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { ApiClient } from "../../src/api/client.js";
 import { ResponseCache, responseCacheDir } from "../../src/cache/responses.js";
 import { ConfigStore } from "../../src/config/store.js";
@@ -140,6 +140,11 @@ export class FakeContext implements RunContext {
 
   store(): Promise<ConfigStore> {
     return ConfigStore.open(this.io.env);
+  }
+
+  async program(): Promise<Command> {
+    const { fullProgram } = await import("../../src/program.js");
+    return fullProgram();
   }
 
   async cache(): Promise<ResponseCache> {

@@ -14,10 +14,7 @@ export default defineCommand({
   notes:
     "With a token index ('tokenintel directory --sync'), --tickers completes tickers from it, on the chain given with -c (both without): a Tab never makes a request.",
   async run(ctx, _opts, [shell]) {
-    const [{ runCompletion }, { fullProgram }] = await Promise.all([
-      import("./run.js"),
-      import("../../program.js"),
-    ]);
-    await runCompletion(ctx, shell ?? "", await fullProgram());
+    const { runCompletion } = await import("./run.js");
+    await runCompletion(ctx, shell ?? "", await ctx.program());
   },
 });

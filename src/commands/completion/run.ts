@@ -1,8 +1,7 @@
 import type { Command, Option } from "commander";
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import { completionValues } from "../../flags/table.js";
-import { completionArgumentValues, HIDDEN_COMMANDS } from "../../program.js";
+import { argumentValues, completionValues } from "../../flags/table.js";
 import { SHELLS, type Shell } from "./shells.js";
 
 // `tokenintel completion <bash|zsh|fish>`: scripts built from the program itself, so every command
@@ -60,8 +59,13 @@ function specOf(cmd: Command): Spec {
     name: cmd.name(),
     description: cmd.description(),
     flags: flagsOf(cmd),
-    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: completionArgumentValues(a) })),
-    subcommands: cmd.commands.filter((c) => !HIDDEN_COMMANDS.has(c.name())).map(specOf),
+    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argumentValues(a) })),
+    // What help lists: hidden commands (__complete) left out, and help's own.
+    subcommands: cmd
+      .createHelp()
+      .visibleCommands(cmd)
+      .filter((c) => c.name() !== "help")
+      .map(specOf),
   };
 }
 

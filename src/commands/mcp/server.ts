@@ -151,6 +151,7 @@ async function callTool(
     client: (request) => (request.payment ? paying.client(request) : ctx.client(request)),
     store: () => ctx.store(),
     cache: () => ctx.cache(),
+    program: () => ctx.program(),
   };
   let failure: string | undefined;
   try {
