@@ -303,22 +303,25 @@ describe("13: config folders and files are the user's own and private", () => {
     }
   }
 
+  // Only root can hand a file to another user (uid 65534): these two run where the runner is root.
+  // The same checks run everywhere as unit tests with an injected stat (test/unit/terminal-hardening.test.ts).
   const canChown = process.getuid?.() === 0;
-  it("refuses a config file owned by another user (as root: chowned to nobody)", async () => {
-    // Root can hand a file to uid 65534; the same check is unit-tested with an injected stat.
-    expect(canChown).toBe(true);
+  it.runIf(canChown)("refuses a config file owned by another user (as root: chowned to nobody)", async () => {
     await expectRefused(
       (_, file) => chownSync(file, 65534, 65534),
       /^tokenintel: the config file .*config\.json is not yours \(owner uid 65534\); remove it, or set TOKENINTEL_CONFIG_DIR/,
     );
   });
 
-  it("refuses a config folder owned by another user", async () => {
-    await expectRefused(
-      (home) => chownSync(home, 65534, 65534),
-      /^tokenintel: the config folder .* is not yours \(owner uid 65534\)/,
-    );
-  });
+  it.runIf(canChown)(
+    "refuses a config folder owned by another user (as root: chowned to nobody)",
+    async () => {
+      await expectRefused(
+        (home) => chownSync(home, 65534, 65534),
+        /^tokenintel: the config folder .* is not yours \(owner uid 65534\)/,
+      );
+    },
+  );
 
   it("refuses a config file or folder that others may write to", async () => {
     await expectRefused(

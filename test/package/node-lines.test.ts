@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import semver from "semver";
 import { describe, expect, it } from "vitest";
 
 // The Node lines CI tests, the lines package.json's engines accepts and the lines README names are
@@ -7,14 +8,8 @@ import { describe, expect, it } from "vitest";
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
 const engines: string = JSON.parse(read("package.json")).engines.node;
 
-/** Whether a major line is accepted by a range of the forms engines uses (^X.Y.Z, >=X.Y.Z, ||). */
-function accepts(range: string, major: number): boolean {
-  return range.split("||").some((part) => {
-    const m = /^\s*(\^|>=)(\d+)\.\d+\.\d+\s*$/.exec(part);
-    if (!m) throw new Error(`engines: cannot read "${part}"`);
-    return m[1] === "^" ? Number(m[2]) === major : major >= Number(m[2]);
-  });
-}
+/** Whether engines accepts some release of a major line (semver's own reading of the range). */
+const accepts = (range: string, major: number) => semver.intersects(range, `${major}.x`);
 
 describe("supported Node lines", () => {
   const ciLines = /node scripts\/test-lts\.mjs ([\d ]+)/
@@ -32,6 +27,21 @@ describe("supported Node lines", () => {
   it("engines accepts every tested line and no odd line between them", () => {
     for (const major of tested) expect(accepts(engines, major), `Node ${major}`).toBe(true);
     for (const major of [21, 23, 25]) expect(accepts(engines, major), `Node ${major}`).toBe(false);
+  });
+
+  it("engines accepts the Node running the tests, to the minor and patch", () => {
+    expect(semver.validRange(engines), engines).not.toBeNull();
+    expect(semver.satisfies(process.versions.node, engines), process.versions.node).toBe(true);
+    // The lower bounds are real: a release below the first accepted one of a line is refused.
+    for (const major of tested) {
+      const first = semver.minVersion(
+        semver.validRange(`${engines.split("||").find((p) => accepts(p, major))}`)!,
+      )!;
+      if (first.minor > 0 || first.patch > 0)
+        expect(semver.satisfies(`${major}.${Math.max(0, first.minor - 1)}.0`, engines), `Node ${major}`).toBe(
+          false,
+        );
+    }
   });
 
   it("README names every tested line, and says 20 is end-of-life", () => {

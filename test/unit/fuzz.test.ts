@@ -61,17 +61,30 @@ describe("formatters", () => {
   });
 
   it("formatPrice never prints 0.00, nor exponent form below 25 integer digits, for a non-zero decimal string", () => {
+    // Each branch is counted: a property whose assertions never ran would pass by saying nothing.
+    const ran = { short: 0, long: 0, nonZero: 0 };
     fc.assert(
       fc.property(decimalString, (text) => {
         const out = formatPrice(text);
         // Past 24 integer digits it is written short (1.23e+26), as MCAP is, to keep the table's width.
         const digits = /^-?0*(\d*)/.exec(text)![1]!.length;
-        if (digits <= 24) expect(out).not.toMatch(/e[+-]?\d/i);
-        else expect(out).toMatch(/^-?\d(\.\d+)?e\+\d+$/);
-        if (/[1-9]/.test(text)) expect(out.replace(/^-/, "")).not.toMatch(/^0(\.0+)?$/);
+        if (digits <= 24) {
+          ran.short++;
+          expect(out).not.toMatch(/e[+-]?\d/i);
+        } else {
+          ran.long++;
+          expect(out).toMatch(/^-?\d(\.\d+)?e\+\d+$/);
+        }
+        if (/[1-9]/.test(text)) {
+          ran.nonZero++;
+          expect(out.replace(/^-/, "")).not.toMatch(/^0(\.0+)?$/);
+        }
       }),
       { numRuns: 2000 },
     );
+    expect(ran.short).toBeGreaterThan(100);
+    expect(ran.long).toBeGreaterThan(0);
+    expect(ran.nonZero).toBeGreaterThan(100);
   });
 
   it("table cells and CSV accept any record shape", () => {
