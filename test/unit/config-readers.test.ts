@@ -35,9 +35,8 @@ describe("the config file's two readers", () => {
     const env = folder();
     const store = await ConfigStore.open(env);
     store.setApiKey("ti_key_with_=&%_chars");
-    TRICKY.forEach((value, i) =>
-      store.set((["chain", "output", "timeout", "retries", "cache", "base-url"] as const)[i]!, value),
-    );
+    const names = ["chain", "output", "timeout", "retries", "cache", "base-url"] as const;
+    for (const [i, value] of TRICKY.entries()) store.set(names[i]!, value);
     const fast = readConfig(env);
     expect(fast.apiKey).toBe("ti_key_with_=&%_chars");
     expect(fast.settings).toEqual(store.settings());
