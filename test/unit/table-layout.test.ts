@@ -1,4 +1,3 @@
-import { readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { splitDecimal } from "../../src/output/table.js";
 import { displayWidth } from "../../src/output/width.js";
@@ -9,20 +8,14 @@ import { tableCases } from "./table-layout.cases.js";
 // watch compares. The golden file matches the tables as drawn before cli-table3 was handed whole
 // lines, except where that drawing padded cells by string-width's count instead of the table's own
 // (U+200B, Devanagari virama, ❤️): there rows came out misaligned and wider than the terminal.
-// To rewrite it after an intended change: TABLE_GOLDEN_WRITE=1 npx vitest run test/unit/table-layout.test.ts
-
-const GOLDEN = new URL("./table-layout.golden.json", import.meta.url);
+// After an intended change: npx vitest run test/unit/table-layout.test.ts -u (vitest shows the diff
+// first, and rewrites the file only when asked).
 
 describe("table layout", () => {
   const cases = tableCases();
-  if (process.env.TABLE_GOLDEN_WRITE === "1") {
-    writeFileSync(GOLDEN, `${JSON.stringify(cases, null, 2)}\n`);
-  }
-  const golden = JSON.parse(readFileSync(GOLDEN, "utf8")) as Record<string, string>;
 
-  it("every case renders exactly as pinned", () => {
-    expect(Object.keys(cases)).toEqual(Object.keys(golden));
-    for (const [name, text] of Object.entries(cases)) expect(text, name).toBe(golden[name]);
+  it("every case renders exactly as pinned", async () => {
+    await expect(`${JSON.stringify(cases, null, 2)}\n`).toMatchFileSnapshot("./table-layout.golden.json");
   });
 
   it("fits the terminal: no line wider than asked (a single column excepted), every row as wide", () => {
