@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { BIN, baseEnv, run, tempDir } from "./helpers.js";
@@ -63,7 +64,7 @@ describe("tables in a terminal", () => {
     expect(screen).toMatch(/\x1b\[31m\s*-\d+\.\d\d%/);
     expect(screen).toMatch(/\d+\.\d (OB|OS)/);
     // Fits the 100 columns of this terminal.
-    for (const line of screen.replace(/\x1b\[[0-9;]*m/g, "").split(/\r?\n/))
+    for (const line of stripVTControlCharacters(screen).split(/\r?\n/))
       expect(line.length).toBeLessThanOrEqual(100);
   });
 

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { BIN, baseEnv, run, tempDir } from "./helpers.js";
@@ -169,12 +170,7 @@ function frames(screen: string): string[][] {
   return screen
     .split("\x1b[H\x1b[2J")
     .slice(1)
-    .map((frame) =>
-      frame
-        .replace(/\x1b\[\?[0-9;]*[hl]/g, "")
-        .replace(/\x1b\[[0-9;]*m/g, "")
-        .split(/\r?\n/),
-    );
+    .map((frame) => stripVTControlCharacters(frame).split(/\r?\n/));
 }
 
 const THIRTY = ["market", "-c", "base", "-e", "virtuals", "--limit", "30", "--columns", "token_info.symbol"];
@@ -225,10 +221,7 @@ describe("--watch on a terminal fits it", () => {
   it("--count ends a terminal watch with exit 0, the last table left on the normal screen; --ndjson streams there", async () => {
     const table = inPty("stty rows 12 cols 100", [...THIRTY, "--watch", "1s", "--count", "1"]);
     expect(await table.exited).toBe(0);
-    const after = table
-      .screen()
-      .split("\x1b[?1049l")[1]!
-      .replace(/\x1b\[[0-9;]*m/g, "");
+    const after = stripVTControlCharacters(table.screen().split("\x1b[?1049l")[1]!);
     expect(after.split(/\r?\n/).slice(0, 3)).toEqual([
       expect.stringMatching(/^Every 1s · /),
       "",

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { formatJsonForTerminal } from "../../src/output/json-terminal.js";
 
@@ -64,7 +65,7 @@ describe("JSON for a terminal", () => {
   it("keeps the layout when asked: NDJSON stays one record a line", () => {
     const ndjson = '{"a":1,"b":[1,2]}\n{"a":2,"b":[]}\n';
     expect(kept(ndjson, false)).toBe(ndjson);
-    expect(kept(ndjson)!.replace(/\x1b\[[0-9;]*m/g, "")).toBe(ndjson);
+    expect(stripVTControlCharacters(kept(ndjson)!)).toBe(ndjson);
     expect(kept(ndjson)!.split("\n")).toHaveLength(3);
     // Indented, each top-level value gets its own lines.
     expect(laidOut('1 [2]\n{"a":3}')).toBe('1\n[\n  2\n]\n{\n  "a": 3\n}\n');
