@@ -1,11 +1,10 @@
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
 import type { IO } from "../io.js";
 import { identityOf } from "../spec/identity.js";
 import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
 import { sanitizeInline } from "./sanitize.js";
 import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";
-import { breakLongWords, drawWrapped, type WrapCell } from "./wrap.js";
+import type { WrapCell } from "./wrap.js";
 
 // A table that reads like a market screen: numbers aligned on the decimal point, changes coloured,
 // text columns shrunk (never cut mid-character) and low-priority columns dropped to fit the
@@ -16,30 +15,18 @@ const SEPARATORS = ["  ", " "];
 /** Formats aligned on the decimal point; compact amounts ($1.2M, $78K) are right-aligned instead. */
 const DECIMAL_ALIGNED = new Set(["price", "percent", "share", "rsi", "int"]);
 
-const NO_CHARS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: "",
-};
-
 export interface TableOptions {
   /** Cells to highlight (watch mode: changed since the last refresh), keyed by cellKey(). */
   highlight?: Set<string>;
   /** When set, the table must fit this many columns. */
   width?: number;
   now?: number;
+  /**
+   * The layout of rows of different heights (cli-table3, `./wrap.js`), which the caller loads when
+   * a column wraps and a width is set, so that a table of one-line rows never loads it. Without it
+   * a wrapping column is cut to fit like any other.
+   */
+  wrap?: typeof import("./wrap.js");
 }
 
 export interface RenderedTable {
@@ -148,12 +135,15 @@ export function renderTable(
     }
     while (total() > options.width && visible.length > 1) visible = visible.slice(0, -1);
     for (const i of visible) {
-      if (allColumns[i]!.min === undefined || allColumns[i]!.wrap) continue;
+      // A wrapping column is cut only when its layout was not loaded (a watch's redraw).
+      if (allColumns[i]!.wrap ? options.wrap : allColumns[i]!.min === undefined) continue;
       for (const row of matrix) row[i]!.text = truncateWidth(row[i]!.text, widths[i]!);
     }
   }
   // On a terminal, sentences wrap: the rows are laid out by cli-table3, lines of different heights.
-  const wrapping = options.width !== undefined && visible.some((i) => allColumns[i]!.wrap);
+  const wrap =
+    options.width !== undefined && visible.some((i) => allColumns[i]!.wrap) ? options.wrap : undefined;
+  const wrapping = wrap !== undefined;
 
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   const paint = io.color ? tonepainter(chalk) : (text: string) => text;
@@ -166,30 +156,29 @@ export function renderTable(
         ? padStartWidth(text, widths[visible[v]!]!)
         : padEndWidth(text, widths[visible[v]!]!);
   // Each line is laid out here, once: cells padded to the widths above (computed with the same
-  // display width the fitting used), painted, joined by the separator. cli-table3 then draws the
-  // lines as the rows of a frameless one-column table. Handing it every cell instead costs ~20 µs
-  // a cell (its options merged, string-width measured four times) and a layout pass quadratic in
-  // the rows: 3x the whole run's time on 1,000 rows, for bytes that come out the same.
+  // display width the fitting used), painted, joined by the separator, and written as it is. A
+  // table of one-line rows needs nothing more; cli-table3 is for rows of different heights (below),
+  // where it earns its cost (~20 µs a cell, a layout pass quadratic in the rows).
   const highlight = options.highlight;
   const paintCell = (r: number, i: number, v: number, text: string) => {
     const painted = paint(pad(text, v), matrix[r]![i]!.tone);
     return highlight?.has(cellKey(keys[r]!, allColumns[i]!)) ? chalk.inverse(painted) : painted;
   };
-  if (wrapping) {
+  if (wrap) {
     const rows: WrapCell[][] = [visible.map((i, v) => ({ text: bold(pad(allColumns[i]!.header, v)) }))];
     matrix.forEach((row, r) => {
       rows.push(
         visible.map((i, v) => {
-          const wrap = allColumns[i]!.wrap;
+          const wraps = allColumns[i]!.wrap;
           // Broken where a word is wider than the column before it is painted: colour sequences
           // must not be split.
-          const text = wrap ? breakLongWords(row[i]!.text, widths[i]!) : row[i]!.text;
-          return { text: paintCell(r, i, v, text), wrap };
+          const text = wraps ? wrap.breakLongWords(row[i]!.text, widths[i]!) : row[i]!.text;
+          return { text: paintCell(r, i, v, text), wrap: wraps };
         }),
       );
     });
     return finished(
-      `${drawWrapped(
+      `${wrap.drawWrapped(
         rows,
         visible.map((i) => widths[i]!),
         separator,
@@ -200,12 +189,7 @@ export function renderTable(
   matrix.forEach((row, r) => {
     lines.push(visible.map((i, v) => paintCell(r, i, v, row[i]!.text)).join(separator));
   });
-  return finished(
-    `${drawLines(lines)
-      .split("\n")
-      .map((line) => line.trimEnd())
-      .join("\n")}\n`,
-  );
+  return finished(`${lines.map((line) => line.trimEnd()).join("\n")}\n`);
 
   function finished(text: string): RenderedTable {
     let cells: Map<string, string> | undefined;
@@ -223,23 +207,6 @@ export function renderTable(
       },
     };
   }
-}
-
-/** cli-table3 lays out rows in time quadratic in their number: a table at a time of this many. */
-const ROWS_PER_DRAW = 32;
-
-/** Lines drawn as the rows of borderless, unpadded one-column tables, joined. */
-function drawLines(lines: string[]): string {
-  const drawn: string[] = [];
-  for (let start = 0; start < lines.length; start += ROWS_PER_DRAW) {
-    const table = new Table({
-      style: { head: [], border: [], compact: true, "padding-left": 0, "padding-right": 0 },
-      chars: NO_CHARS,
-    });
-    for (const line of lines.slice(start, start + ROWS_PER_DRAW)) table.push([line]);
-    drawn.push(table.toString());
-  }
-  return drawn.join("\n");
 }
 
 function tonepainter(chalk: ChalkInstance): (text: string, tone: Tone | undefined) => string {
