@@ -65,10 +65,11 @@ const noOptionalNatives = {
   },
 };
 
-// cli-table3 measures every line it draws with string-width, twice, and string-width builds emoji-
-// regex's pattern (some 10 KB of source) anew for each call: ~40% of drawing a 1,000-row table.
-// tokenintel lays each line out itself with src/output/width.ts, so cli-table3 measures with that
-// same function (an ASCII line in one regex test); the table drawn is byte for byte the same.
+// cli-table3 (the tables whose cells wrap, src/output/wrap.ts) measures every line it draws with
+// string-width, twice, and string-width builds emoji-regex's pattern (some 10 KB of source) anew for
+// each call. It measures with src/output/width.ts instead: the same widths tokenintel fitted the
+// columns with, so that a column's width means the same cells to both (and an ASCII line costs one
+// regex test).
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ownStringWidth = {
   name: "own-string-width",

@@ -22,7 +22,7 @@ const HEAVY = [
   /^src\/api\/client\.ts$/,
   /^src\/payment\/(session|sign|refusal|dry-run)\.ts$/,
   /^src\/sandbox\//,
-  /^src\/output\/(table|markdown)\.ts$/,
+  /^src\/output\/(table|markdown|wrap)\.ts$/,
   /^src\/config\/store\.ts$/,
   /^src\/commands\/data\/watch(-[a-z]+)?\.ts$/,
   // What the commands other than the four data commands run: each loads with its command only.

@@ -46,6 +46,12 @@ export interface Column {
   /** Text columns: the widest they get, and the narrowest they shrink to on a narrow terminal. */
   max?: number;
   min?: number;
+  /**
+   * Text that is a sentence (check's reasons): on a terminal it wraps onto more lines at word
+   * boundaries (cli-table3) instead of being cut, `max` being the widest it is laid out; the first
+   * column to give up width. Piped, it is one line, whole.
+   */
+  wrap?: boolean;
   /** A value computed from the whole record (flags) instead of read from a path. */
   compute?: (record: unknown, ctx: FormatContext) => Cell;
 }

@@ -1,10 +1,10 @@
 import { Chalk, type ChalkInstance } from "chalk";
-import Table from "cli-table3";
 import type { IO } from "../io.js";
 import { identityOf } from "../spec/identity.js";
 import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
 import { sanitizeInline } from "./sanitize.js";
 import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";
+import type { WrapCell } from "./wrap.js";
 
 // A table that reads like a market screen: numbers aligned on the decimal point, changes coloured,
 // text columns shrunk (never cut mid-character) and low-priority columns dropped to fit the
@@ -15,30 +15,18 @@ const SEPARATORS = ["  ", " "];
 /** Formats aligned on the decimal point; compact amounts ($1.2M, $78K) are right-aligned instead. */
 const DECIMAL_ALIGNED = new Set(["price", "percent", "share", "rsi", "int"]);
 
-const NO_CHARS = {
-  top: "",
-  "top-mid": "",
-  "top-left": "",
-  "top-right": "",
-  bottom: "",
-  "bottom-mid": "",
-  "bottom-left": "",
-  "bottom-right": "",
-  left: "",
-  "left-mid": "",
-  mid: "",
-  "mid-mid": "",
-  right: "",
-  "right-mid": "",
-  middle: "",
-};
-
 export interface TableOptions {
   /** Cells to highlight (watch mode: changed since the last refresh), keyed by cellKey(). */
   highlight?: Set<string>;
   /** When set, the table must fit this many columns. */
   width?: number;
   now?: number;
+  /**
+   * The layout of rows of different heights (cli-table3, `./wrap.js`), which the caller loads when
+   * a column wraps and a width is set, so that a table of one-line rows never loads it. Without it
+   * a wrapping column is cut to fit like any other.
+   */
+  wrap?: typeof import("./wrap.js");
 }
 
 export interface RenderedTable {
@@ -96,7 +84,7 @@ export function renderTable(
       const redacted = io.redact(cell.text);
       const clean = sanitizeInline(redacted);
       const text = clean === redacted ? clean : io.redact(clean);
-      return { ...cell, text: column.max ? truncateWidth(text, column.max) : text };
+      return { ...cell, text: column.max && !column.wrap ? truncateWidth(text, column.max) : text };
     }),
   );
 
@@ -123,10 +111,15 @@ export function renderTable(
     return width;
   });
 
-  // Fit: shrink text columns (widest first) down to their minimum, then drop columns from the end.
+  // Fit: shrink text columns (widest first; columns that wrap before columns that are cut) down to
+  // their minimum, then drop columns from the end.
   let visible = allColumns.map((_, i) => i);
   let separator = SEPARATORS[0]!;
   if (options.width) {
+    allColumns.forEach((column, i) => {
+      if (column.wrap && column.max)
+        widths[i] = Math.min(widths[i]!, Math.max(column.max, displayWidth(column.header)));
+    });
     const total = () =>
       visible.reduce((sum, i) => sum + widths[i]!, 0) + separator.length * (visible.length - 1);
     if (total() > options.width) separator = SEPARATORS[1]!;
@@ -134,78 +127,86 @@ export function renderTable(
     const floor = (i: number) => Math.max(allColumns[i]!.min!, displayWidth(allColumns[i]!.header));
     const shrinkable = visible.filter((i) => allColumns[i]!.min !== undefined);
     for (let over = total() - options.width; over > 0; over--) {
-      const widest = shrinkable
-        .filter((i) => widths[i]! > floor(i))
-        .sort((x, y) => widths[y]! - widths[x]!)[0];
+      const above = shrinkable.filter((i) => widths[i]! > floor(i));
+      const wrapping = above.filter((i) => allColumns[i]!.wrap);
+      const widest = (wrapping.length ? wrapping : above).sort((x, y) => widths[y]! - widths[x]!)[0];
       if (widest === undefined) break;
       widths[widest]!--;
     }
     while (total() > options.width && visible.length > 1) visible = visible.slice(0, -1);
     for (const i of visible) {
-      if (allColumns[i]!.min === undefined) continue;
+      // A wrapping column is cut only when its layout was not loaded (a watch's redraw).
+      if (allColumns[i]!.wrap ? options.wrap : allColumns[i]!.min === undefined) continue;
       for (const row of matrix) row[i]!.text = truncateWidth(row[i]!.text, widths[i]!);
     }
   }
+  // On a terminal, sentences wrap: the rows are laid out by cli-table3, lines of different heights.
+  const wrap =
+    options.width !== undefined && visible.some((i) => allColumns[i]!.wrap) ? options.wrap : undefined;
+  const wrapping = wrap !== undefined;
 
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   const paint = io.color ? tonepainter(chalk) : (text: string) => text;
   const bold = io.color ? chalk.bold : (text: string) => text;
   const numeric = visible.map((i) => isNumeric(allColumns[i]!));
   const pad = (text: string, v: number) =>
-    numeric[v] ? padStartWidth(text, widths[visible[v]!]!) : padEndWidth(text, widths[visible[v]!]!);
+    wrapping && allColumns[visible[v]!]!.wrap
+      ? text
+      : numeric[v]
+        ? padStartWidth(text, widths[visible[v]!]!)
+        : padEndWidth(text, widths[visible[v]!]!);
   // Each line is laid out here, once: cells padded to the widths above (computed with the same
-  // display width the fitting used), painted, joined by the separator. cli-table3 then draws the
-  // lines as the rows of a frameless one-column table. Handing it every cell instead costs ~20 µs
-  // a cell (its options merged, string-width measured four times) and a layout pass quadratic in
-  // the rows: 3x the whole run's time on 1,000 rows, for bytes that come out the same.
-  const lines: string[] = [visible.map((i, v) => bold(pad(allColumns[i]!.header, v))).join(separator)];
+  // display width the fitting used), painted, joined by the separator, and written as it is. A
+  // table of one-line rows needs nothing more; cli-table3 is for rows of different heights (below),
+  // where it earns its cost (~20 µs a cell, a layout pass quadratic in the rows).
   const highlight = options.highlight;
-  matrix.forEach((row, r) => {
-    lines.push(
-      visible
-        .map((i, v) => {
-          const cell = row[i]!;
-          const painted = paint(pad(cell.text, v), cell.tone);
-          return highlight?.has(cellKey(keys[r]!, allColumns[i]!)) ? chalk.inverse(painted) : painted;
-        })
-        .join(separator),
-    );
-  });
-  const text = `${drawLines(lines)
-    .split("\n")
-    .map((line) => line.trimEnd())
-    .join("\n")}\n`;
-  let cells: Map<string, string> | undefined;
-  return {
-    text,
-    hidden: allColumns.length - visible.length,
-    // Only a watch compares cells: built when first asked for.
-    get cells() {
-      cells ??= new Map(
-        matrix.flatMap((row, r) =>
-          visible.map((i) => [cellKey(keys[r]!, allColumns[i]!), row[i]!.text.trim()] as [string, string]),
-        ),
-      );
-      return cells;
-    },
+  const paintCell = (r: number, i: number, v: number, text: string) => {
+    const painted = paint(pad(text, v), matrix[r]![i]!.tone);
+    return highlight?.has(cellKey(keys[r]!, allColumns[i]!)) ? chalk.inverse(painted) : painted;
   };
-}
-
-/** cli-table3 lays out rows in time quadratic in their number: a table at a time of this many. */
-const ROWS_PER_DRAW = 32;
-
-/** Lines drawn as the rows of borderless, unpadded one-column tables, joined. */
-function drawLines(lines: string[]): string {
-  const drawn: string[] = [];
-  for (let start = 0; start < lines.length; start += ROWS_PER_DRAW) {
-    const table = new Table({
-      style: { head: [], border: [], compact: true, "padding-left": 0, "padding-right": 0 },
-      chars: NO_CHARS,
+  if (wrap) {
+    const rows: WrapCell[][] = [visible.map((i, v) => ({ text: bold(pad(allColumns[i]!.header, v)) }))];
+    matrix.forEach((row, r) => {
+      rows.push(
+        visible.map((i, v) => {
+          const wraps = allColumns[i]!.wrap;
+          // Broken where a word is wider than the column before it is painted: colour sequences
+          // must not be split.
+          const text = wraps ? wrap.breakLongWords(row[i]!.text, widths[i]!) : row[i]!.text;
+          return { text: paintCell(r, i, v, text), wrap: wraps };
+        }),
+      );
     });
-    for (const line of lines.slice(start, start + ROWS_PER_DRAW)) table.push([line]);
-    drawn.push(table.toString());
+    return finished(
+      `${wrap.drawWrapped(
+        rows,
+        visible.map((i) => widths[i]!),
+        separator,
+      )}\n`,
+    );
   }
-  return drawn.join("\n");
+  const lines: string[] = [visible.map((i, v) => bold(pad(allColumns[i]!.header, v))).join(separator)];
+  matrix.forEach((row, r) => {
+    lines.push(visible.map((i, v) => paintCell(r, i, v, row[i]!.text)).join(separator));
+  });
+  return finished(`${lines.map((line) => line.trimEnd()).join("\n")}\n`);
+
+  function finished(text: string): RenderedTable {
+    let cells: Map<string, string> | undefined;
+    return {
+      text,
+      hidden: allColumns.length - visible.length,
+      // Only a watch compares cells: built when first asked for.
+      get cells() {
+        cells ??= new Map(
+          matrix.flatMap((row, r) =>
+            visible.map((i) => [cellKey(keys[r]!, allColumns[i]!), row[i]!.text.trim()] as [string, string]),
+          ),
+        );
+        return cells;
+      },
+    };
+  }
 }
 
 function tonepainter(chalk: ChalkInstance): (text: string, tone: Tone | undefined) => string {

@@ -61,8 +61,13 @@ function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions
           return;
         }
         const columns = options.columns(records);
-        const { renderTable } = await import("./table.js");
-        const table = renderTable(records, columns, io, { width: io.stdoutIsTTY ? io.columns : undefined });
+        const width = io.stdoutIsTTY ? io.columns : undefined;
+        // cli-table3 only for a table with a column that wraps on a terminal (check's reasons).
+        const [{ renderTable }, wrap] = await Promise.all([
+          import("./table.js"),
+          width !== undefined && columns.some((c) => c.wrap) ? import("./wrap.js") : undefined,
+        ]);
+        const table = renderTable(records, columns, io, { width, wrap });
         await io.outPaged(table.text);
         if (table.hidden)
           io.err(

@@ -4,7 +4,8 @@ import { type Column, col } from "../../output/columns.js";
 export const ASK_COLUMNS: { columns: Column[]; wide: Column[] } = {
   columns: [
     col("TICKER", "token_ticker", "text", { max: 12, min: 4 }),
-    col("NAME", "token_name", "text", { max: 22, min: 6 }),
+    // A name of several words wraps on a terminal rather than being cut.
+    col("NAME", "token_name", "text", { max: 22, min: 9, wrap: true }),
     col("CHAIN", "chain", "text"),
     col("PRICE", "current_usd_price", "price"),
     col("24H", "last_24_hrs_price_change_percentage", "percent"),

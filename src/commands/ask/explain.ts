@@ -198,6 +198,9 @@ export const GROUNDING_COLUMNS: Column[] = [
     header: "RISK",
     paths: ["risk"],
     format: "text",
+    // "no market record" wraps on a narrow terminal rather than pushing the column out.
+    min: 6,
+    wrap: true,
     compute: (record) => {
       const row = record as Grounding;
       if (!row.found) return { text: row.missing ?? "not found", tone: "bad" };

@@ -95,13 +95,30 @@ export async function runStatus(ctx: RunContext): Promise<void> {
     throw new AuthError("not logged in: run 'tokenintel auth login', or set TOKENINTEL_API_KEY");
   }
   ctx.io.addSecret(active.key);
-  await ctx.io.out(`API key: ${maskKey(active.key)}\nSource:  ${where[active.source]}\n`);
+  await labelled(ctx, [
+    ["API key:", maskKey(active.key)],
+    ["Source:", where[active.source]],
+  ]);
   // Like `gh auth status`: the service has the last word on the key (exit 4 when it says no).
   const { checkKey, rejectedError, uncheckedError } = await import("./verify.js");
   const check = await checkKey(ctx);
   if (check.verdict === "rejected") throw rejectedError(check, "the API key");
   if (check.verdict === "unchecked") throw uncheckedError(check, "the API key");
-  await ctx.io.out(`Status:  accepted by ${check.server}\n`);
+  await labelled(ctx, [["Status:", `accepted by ${check.server}`]]);
+}
+
+/**
+ * `Label:  value` lines; on a terminal laid out by cli-table3 at its width, so that a long value
+ * (a config path, a server's URL) wraps under itself instead of running past the edge.
+ */
+async function labelled(ctx: RunContext, pairs: Array<[string, string]>): Promise<void> {
+  if (!ctx.io.stdoutIsTTY) {
+    await ctx.io.out(pairs.map(([label, value]) => `${label.padEnd(9)}${value}\n`).join(""));
+    return;
+  }
+  const { wrapRows } = await import("../../output/wrap.js");
+  const rows = pairs.map(([label, value]) => [{ text: label.padEnd(8) }, { text: value, wrap: true }]);
+  await ctx.io.out(wrapRows(rows, { width: ctx.io.columns, separator: " ", floors: [8, 10] }));
 }
 
 export async function runLogout(ctx: RunContext): Promise<void> {

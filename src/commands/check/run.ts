@@ -147,5 +147,6 @@ const COLUMNS: Column[] = [
       return { text: level.toUpperCase(), tone: LEVEL_TONE[level] };
     },
   },
-  { header: "REASONS", paths: ["reasons"], format: "text", max: 200, min: 20 },
+  // Wraps on a terminal (every reason readable in full); piped, one line a token.
+  { header: "REASONS", paths: ["reasons"], format: "text", min: 12, wrap: true },
 ];

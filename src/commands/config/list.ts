@@ -116,8 +116,27 @@ export async function settingRows(ctx: RunContext): Promise<SettingRow[]> {
   return rows;
 }
 
-/** Aligned lines: `chain        base      (env TOKENINTEL_CHAIN)`. */
-export function formatRows(rows: readonly SettingRow[]): string {
+/**
+ * Aligned lines: `chain        base      (env TOKENINTEL_CHAIN)`. On a terminal (`width` given) the
+ * same columns laid out by cli-table3 at its width: a long value or note wraps within its column.
+ */
+export async function formatRows(rows: readonly SettingRow[], width?: number): Promise<string> {
+  if (width !== undefined) {
+    const { wrapRows } = await import("../../output/wrap.js");
+    const note = (r: SettingRow) => `(${r.source})${r.invalid ? `  INVALID: ${r.invalid}` : ""}`;
+    return wrapRows(
+      rows.map((r) =>
+        r.source
+          ? [{ text: r.key }, { text: r.value, wrap: true }, { text: note(r), wrap: true }]
+          : [{ text: r.key }, { text: r.value, wrap: true, span: 2 }],
+      ),
+      { width, floors: [4, 10, 12] },
+    );
+  }
+  return linesOf(rows);
+}
+
+function linesOf(rows: readonly SettingRow[]): string {
   const keyWidth = Math.max(...rows.map((r) => r.key.length));
   const valueWidth = Math.max(...rows.filter((r) => r.source).map((r) => r.value.length));
   return rows

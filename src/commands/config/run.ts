@@ -28,7 +28,8 @@ export async function runConfig(
       return ctx.io.out(`${store.path}\n`);
     case "list": {
       const { formatRows, settingRows } = await import("./list.js");
-      return ctx.io.out(formatRows(await settingRows(ctx)));
+      const rows = await settingRows(ctx);
+      return ctx.io.out(await formatRows(rows, ctx.io.stdoutIsTTY ? ctx.io.columns : undefined));
     }
     case "get": {
       const k = checkKey(key ?? "");
