@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { ConfigKey } from "./config/keys.js";
-import { configDir, configFile, readConfig, type StoredConfig } from "./config/paths.js";
+import { configDir, configFile, readConfig, type StoredConfig } from "./config/locations.js";
 import {
   flagAttribute,
   SETTINGS,

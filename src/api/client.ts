@@ -1,7 +1,8 @@
 import type { ResponseCache } from "../cache/responses.js";
 import { ApiError, AuthError, CliError, InterruptedError, NetworkError, PaymentError } from "../errors.js";
-import { parseJson, stringifyJson } from "./json.js";
-import { Limiter, sleep } from "./limiter.js";
+import { parseJson, stringifyJson } from "../json/exact.js";
+import { sleep } from "../sleep.js";
+import { Limiter } from "./limiter.js";
 import {
   backoffMs,
   isRetryable,

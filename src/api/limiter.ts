@@ -1,3 +1,4 @@
+import { sleep } from "../sleep.js";
 // Admission control for requests: a concurrency limit that halves when the server throttles and
 // creeps back up after a run of successes (AIMD), plus an optional client-side rate ceiling.
 
@@ -64,19 +65,4 @@ export class Limiter {
   private wakeOne(): void {
     if (this.active < this.limit) this.waiting.shift()?.();
   }
-}
-
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

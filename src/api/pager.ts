@@ -1,8 +1,8 @@
 import { ApiError, CliError } from "../errors.js";
+import { stringifyJson } from "../json/exact.js";
 import { identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
 import { CompactIdSet } from "./id-set.js";
-import { stringifyJson } from "./json.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { passesClientCheck } from "./record-check.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";

@@ -2,8 +2,8 @@ import type { Agent, Dispatcher } from "undici";
 import dispatchRequest from "undici/lib/api/api-request.js";
 import AgentClass from "undici/lib/dispatcher/agent.js";
 import { ApiError, CliError, InterruptedError, NetworkError } from "../errors.js";
+import { JsonDepthError, parseJson } from "../json/exact.js";
 import { formatDuration } from "../text.js";
-import { JsonDepthError, parseJson } from "./json.js";
 import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
 import { assertSameOrigin, redactUrl } from "./urls.js";
 

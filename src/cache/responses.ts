@@ -1,6 +1,6 @@
 import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir } from "../config/paths.js";
+import { cacheDir } from "../config/locations.js";
 import { makePrivateDir, readPrivateFile, writePrivateFile } from "../files/private.js";
 import { redactSecrets, secretPattern } from "../output/secrets.js";
 

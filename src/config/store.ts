@@ -14,7 +14,7 @@ import {
   ensureConfigDir,
   parseConfig,
   serializeConfig,
-} from "./paths.js";
+} from "./locations.js";
 
 interface StoreShape {
   apiKey?: string;
@@ -23,7 +23,7 @@ interface StoreShape {
 
 /**
  * The conf store: a JSON file, mode 0600, in a folder of mode 0700. conf reads and writes it in the
- * format paths.ts defines (the fast reader's), and writes it through the private-file module
+ * format locations.ts defines (the fast reader's), and writes it through the private-file module
  * (random temporary name, fsync, rename). Every change is a read-modify-write under the file's lock:
  * conf re-reads the file on each access, so two runs at once (a logout beside `config set`s) each
  * change what the other left, and neither loses the other's change.

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { cacheDir } from "../config/paths.js";
+import { cacheDir } from "../config/locations.js";
 import { makePrivateDir } from "./private.js";
 
 // dist/shim.cjs: what bin/tokenintel.js needs of the program, built from the same modules (as

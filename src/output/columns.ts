@@ -1,3 +1,4 @@
+import { getPath } from "../json/dot-paths.js";
 import {
   formatCompact,
   formatInteger,
@@ -7,7 +8,6 @@ import {
   formatTime,
   toDecimalNumber,
 } from "./format.js";
-import { getPath } from "./paths.js";
 
 // What a person sees in a table: which columns, how each value reads, and its tone (the colour it
 // gets when colour is on; the text alone must carry the meaning, for NO_COLOR and pipes).

@@ -1,14 +1,11 @@
-import { LosslessNumber } from "../api/json.js";
+import { LosslessNumber } from "../json/exact.js";
+import { MAX_EXPANDED_EXPONENT, numberToPlain, toPlainDecimal } from "../numbers/decimal.js";
 import { sanitizeInline } from "./sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
 // float that would print 0.00 or 1e-7.
 
 const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
-/** A number as text, exponent form included: 1.5e-07, 2.5E+06, -3e-2, 1e400. */
-const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** Exponents beyond this are not written out in digits (the number is shown as sent). */
-export const MAX_EXPANDED_EXPONENT = 10_000;
 /** Compact amounts and percentages with a longer integer part are shown as 1.5e+400. */
 export const MAX_INTEGER_DIGITS = 24;
 
@@ -17,36 +14,6 @@ function asDecimalText(value: unknown): string | undefined {
   if (value instanceof LosslessNumber) return toPlainDecimal(value.raw);
   if (typeof value === "number" && Number.isFinite(value)) return numberToPlain(value);
   return undefined;
-}
-
-/**
- * Number text, exponent form included, as plain decimal text written from its digits (never
- * through a float, which turns 1e400 into Infinity). Undefined when it is not a number, or when
- * its exponent is beyond MAX_EXPANDED_EXPONENT.
- */
-export function toPlainDecimal(text: string): string | undefined {
-  const m = NUMBER_TEXT.exec(text);
-  if (!m) return undefined;
-  const [, sign = "", int = "0", frac = "", exp] = m;
-  if (exp === undefined) return text;
-  const e = Number(exp);
-  if (!Number.isSafeInteger(e) || Math.abs(e) > MAX_EXPANDED_EXPONENT) return undefined;
-  const digits = int + frac;
-  const point = int.length + e;
-  let out: string;
-  if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
-  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
-  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
-  out = out.replace(/^0+(?=\d)/, "");
-  if (out.includes(".")) out = out.replace(/\.?0+$/, "");
-  return sign + out;
-}
-
-/** A JS number as plain decimal text, without exponent notation. */
-export function numberToPlain(n: number): string {
-  const s = String(n);
-  if (!/e/i.test(s)) return s;
-  return toPlainDecimal(s) ?? s;
 }
 
 /** An integer part too long to show in digits, in exponent form: 1.5e+400 (2 decimals at most). */

@@ -1,4 +1,4 @@
-import { stringifyJson } from "../api/json.js";
+import { stringifyJson } from "../json/exact.js";
 
 /**
  * The records as one indented JSON array, written only when the run succeeded (`end`), like any

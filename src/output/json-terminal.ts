@@ -1,4 +1,4 @@
-import { stringEnd } from "../api/json.js";
+import { stringEnd } from "../json/exact.js";
 import { escapeForTerminal } from "./sanitize.js";
 
 // JSON for a person at a terminal, as jq and `gh api` show it: indented, keys, strings, numbers and

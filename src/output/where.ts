@@ -1,6 +1,7 @@
-import { LosslessNumber, stringifyJson } from "../api/json.js";
-import { getPath } from "./paths.js";
-import { compareDecimals, compareValues, type DecimalParts, decimalParts } from "./sort.js";
+import { getPath } from "../json/dot-paths.js";
+import { LosslessNumber, stringifyJson } from "../json/exact.js";
+import { compareDecimals, type DecimalParts, decimalParts } from "../numbers/decimal.js";
+import { compareValues } from "./sort.js";
 
 // --where <path><op><value>: a filter on records, applied before --sort and --limit. Numbers are
 // compared exactly from their digits, with --sort's comparator; text as text; `null` stands for a

@@ -1,9 +1,9 @@
-import { LosslessNumber, stringifyJson } from "../api/json.js";
 import type { IO } from "../io.js";
+import { flatten, pickPaths } from "../json/dot-paths.js";
+import { LosslessNumber, stringifyJson } from "../json/exact.js";
 import type { Column } from "./columns.js";
 import type { OutputFormat } from "./formats.js";
 import { JsonArrayWriter } from "./json-array.js";
-import { flatten, pickPaths } from "./paths.js";
 import { type SortSpec, sortRecords } from "./sort.js";
 
 export { OUTPUT_FORMATS, type OutputFormat } from "./formats.js";

@@ -1,6 +1,6 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
-import { LosslessNumber } from "../api/json.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
+import { LosslessNumber } from "../json/exact.js";
 import { USDC_NETWORKS, type UsdcNetworkName } from "../spec/assets.js";
 import { formatUnits, parseAmount } from "./amounts.js";
 import {

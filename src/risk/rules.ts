@@ -1,6 +1,6 @@
-import { LosslessNumber } from "../api/json.js";
-import { getPath } from "../output/paths.js";
-import { compareDecimals, type DecimalParts, decimalParts } from "../output/sort.js";
+import { getPath } from "../json/dot-paths.js";
+import { LosslessNumber } from "../json/exact.js";
+import { compareDecimals, type DecimalParts, decimalParts } from "../numbers/decimal.js";
 
 // The risk rules, in one table: `tokenintel check` gives a level and its reasons from them, and a
 // table's FLAGS column shows the same rules. Numbers are compared exactly from their digits, so a

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { cacheDir } from "../config/paths.js";
+import { cacheDir } from "../config/locations.js";
 import {
   assertWritableDir,
   checkPrivateDir,

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
+import { LosslessNumber } from "../../src/json/exact.js";
+import { numberToPlain } from "../../src/numbers/decimal.js";
 import {
   formatCompact,
   formatInteger,
   formatPercent,
   formatPlain,
   formatPrice,
-  numberToPlain,
 } from "../../src/output/format.js";
 import { sanitizeBlock, sanitizeInline } from "../../src/output/sanitize.js";
 import { displayWidth, truncateWidth } from "../../src/output/width.js";

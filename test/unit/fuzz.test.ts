@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MARKET_RECORD } from "../../src/api/fields.js";
-import { parseJson } from "../../src/api/json.js";
 import { readPage } from "../../src/api/pager.js";
-import { checkPaths } from "../../src/commands/data/paths.js";
+import { checkPaths } from "../../src/commands/data/path-flags.js";
 import { chooseColumns } from "../../src/commands/data/spec.js";
 import { MARKET } from "../../src/commands/market/spec.js";
 import { CliError } from "../../src/errors.js";
 import { durationSchema, parseValue as parseFlag, splitList, wholeNumber } from "../../src/flags/values.js";
+import { parseJson } from "../../src/json/exact.js";
 import { cellValue, formatCell } from "../../src/output/columns.js";
 
 const positiveInt = (what: string) => wholeNumber(what, 1);

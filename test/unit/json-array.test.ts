@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseJson, stringifyJson } from "../../src/api/json.js";
+import { parseJson, stringifyJson } from "../../src/json/exact.js";
 import { JsonArrayWriter } from "../../src/output/json-array.js";
 
 // issue 14: --json renders each batch as it arrives; the document is the same text as rendering

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
 import {
   JsonDepthError,
   LosslessNumber,
   numberTokenRoundTrips,
   parseJson,
   stringifyJson,
-} from "../../src/api/json.js";
-import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
+} from "../../src/json/exact.js";
 
 describe("parseJson / stringifyJson", () => {
   it("keeps numbers a double cannot hold, and writes them back as sent", () => {

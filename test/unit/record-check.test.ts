@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
 import { readPage } from "../../src/api/pager.js";
 import { passesClientCheck } from "../../src/api/record-check.js";
 import { describeIssue, type RecordKind, recordSchemaFor } from "../../src/api/schemas.js";
+import { LosslessNumber } from "../../src/json/exact.js";
 
 // The hand-written client check (issue 14) stands in for the zod schema on the hot loop: it may
 // only ever accept what the schema accepts, and a page it refuses fails with the schema's words.

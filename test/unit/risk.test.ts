@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
+import { LosslessNumber } from "../../src/json/exact.js";
 import { riskFlags } from "../../src/output/risk.js";
 import {
   AGENT_SECTIONS,

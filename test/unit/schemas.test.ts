@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseJson } from "../../src/api/json.js";
 import { readPage } from "../../src/api/pager.js";
 import { askDataSchema, recordSchemaFor } from "../../src/api/schemas.js";
+import { parseJson } from "../../src/json/exact.js";
 import { SandboxData } from "../../src/sandbox/data.js";
 
 // The same schemas that read the API's answers hold the sandbox to the spec.

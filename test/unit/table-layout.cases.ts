@@ -1,8 +1,8 @@
 import { PassThrough } from "node:stream";
-import { LosslessNumber } from "../../src/api/json.js";
 import { chooseColumns } from "../../src/commands/data/spec.js";
 import { MARKET } from "../../src/commands/market/spec.js";
 import { IO } from "../../src/io.js";
+import { LosslessNumber } from "../../src/json/exact.js";
 import { type Column, columnForPath } from "../../src/output/columns.js";
 import { renderTable } from "../../src/output/table.js";
 

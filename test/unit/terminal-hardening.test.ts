@@ -1,18 +1,12 @@
 import type { Stats } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
-import { assertTrusted, untrustedReason } from "../../src/config/paths.js";
+import { assertTrusted, untrustedReason } from "../../src/config/locations.js";
 import type { CliError } from "../../src/errors.js";
 import { IO } from "../../src/io.js";
+import { LosslessNumber } from "../../src/json/exact.js";
+import { MAX_EXPANDED_EXPONENT, toPlainDecimal } from "../../src/numbers/decimal.js";
 import { columnForPath } from "../../src/output/columns.js";
-import {
-  formatCompact,
-  formatInteger,
-  formatPercent,
-  formatPrice,
-  MAX_EXPANDED_EXPONENT,
-  toPlainDecimal,
-} from "../../src/output/format.js";
+import { formatCompact, formatInteger, formatPercent, formatPrice } from "../../src/output/format.js";
 import { escapeForTerminal } from "../../src/output/sanitize.js";
 import { redactSecrets, secretPattern } from "../../src/output/secrets.js";
 import { renderTable } from "../../src/output/table.js";

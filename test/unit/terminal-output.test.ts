@@ -1,9 +1,9 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
 import { MARKET } from "../../src/commands/market/spec.js";
 import { TA } from "../../src/commands/ta/spec.js";
 import { IO } from "../../src/io.js";
+import { LosslessNumber } from "../../src/json/exact.js";
 import { type Column, formatCell } from "../../src/output/columns.js";
 import { riskFlags } from "../../src/output/risk.js";
 

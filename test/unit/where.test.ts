@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LosslessNumber, parseJson } from "../../src/api/json.js";
+import { LosslessNumber, parseJson } from "../../src/json/exact.js";
 import {
   matchesAll,
   matchesCondition,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LosslessNumber } from "../../src/api/json.js";
-import { pickPaths } from "../../src/output/paths.js";
+import { pickPaths } from "../../src/json/dot-paths.js";
+import { LosslessNumber } from "../../src/json/exact.js";
 import { toCsv } from "../../src/output/writers.js";
 import { formatUnits } from "../../src/payment/amounts.js";
 import { describePrice, readPaymentRequirements } from "../../src/payment/offers.js";

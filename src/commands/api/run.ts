@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import type { Query } from "../../api/client.js";
-import { parseJson } from "../../api/json.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { IO } from "../../io.js";
+import { parseJson } from "../../json/exact.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type apiCommand from "./index.js";

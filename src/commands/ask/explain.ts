@@ -1,8 +1,8 @@
 import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { getPath } from "../../json/dot-paths.js";
 import type { Column } from "../../output/columns.js";
 import { col } from "../../output/columns.js";
-import { getPath } from "../../output/paths.js";
 import { assessRisk, type RiskLevel } from "../../risk/rules.js";
 import { identityOf } from "../../spec/identity.js";
 import { reasonText } from "../check/run.js";

@@ -23,7 +23,7 @@ import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
 import { chooseFormat, warnTableOnly } from "./output.js";
 import { writeStream } from "./partial.js";
-import { checkPaths, parseSortFlag, parseWhereFlags, pathListing } from "./paths.js";
+import { checkPaths, parseSortFlag, parseWhereFlags, pathListing } from "./path-flags.js";
 import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;

@@ -1,5 +1,5 @@
-import { stringifyJson } from "../../api/json.js";
-import { pickPaths } from "../../output/paths.js";
+import { pickPaths } from "../../json/dot-paths.js";
+import { stringifyJson } from "../../json/exact.js";
 import { identityOf } from "../../spec/identity.js";
 
 /**

@@ -1,5 +1,5 @@
-import { stringifyJson } from "../../api/json.js";
-import { flatten, pickPaths } from "../../output/paths.js";
+import { flatten, pickPaths } from "../../json/dot-paths.js";
+import { stringifyJson } from "../../json/exact.js";
 import { identityOf } from "../../spec/identity.js";
 import { recordIdentity } from "./watch-changes.js";
 

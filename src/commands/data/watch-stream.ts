@@ -1,6 +1,6 @@
-import { stringifyJson } from "../../api/json.js";
 import type { IO } from "../../io.js";
-import { pickPaths } from "../../output/paths.js";
+import { pickPaths } from "../../json/dot-paths.js";
+import { stringifyJson } from "../../json/exact.js";
 import type { Refresh, WatchView } from "./watch.js";
 
 /**

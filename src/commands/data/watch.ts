@@ -1,9 +1,9 @@
 import type { ApiClient } from "../../api/client.js";
-import { sleep } from "../../api/limiter.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
 import { sortRecords } from "../../output/sort.js";
+import { sleep } from "../../sleep.js";
 import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";
 import { ChangeFilter } from "./watch-changes.js";

@@ -1,10 +1,10 @@
 import type { ApiClient, Query } from "../../api/client.js";
-import { stringifyJson } from "../../api/json.js";
 import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { ApiError, CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
+import { stringifyJson } from "../../json/exact.js";
 import { col } from "../../output/columns.js";
 import { formatCompact, formatPercent, formatPrice } from "../../output/format.js";
 import { createWriter, toCsv } from "../../output/writers.js";

@@ -2,12 +2,12 @@ import { Readable, Writable } from "node:stream";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { LosslessNumber, parseJson } from "../../api/json.js";
 import { Context, type RunContext } from "../../context.js";
 import { AuthError, CliError, PaymentError, UsageError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
 import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
+import { LosslessNumber, parseJson } from "../../json/exact.js";
 import { VERSION } from "../../version.js";
 import { DEFAULT_TOOL_LIMIT, inputShape, rawOptions, TOOLS, type ToolSpec } from "./tools.js";
 

@@ -1,7 +1,7 @@
 import { INDICATOR_INTERVALS, TA_INTERVALS, TA_RECORD } from "../../api/fields.js";
+import { getPath } from "../../json/dot-paths.js";
 import { identity, updated } from "../../output/column-sets.js";
 import { type CellFormat, type Column, col } from "../../output/columns.js";
-import { getPath } from "../../output/paths.js";
 import { ENDPOINTS } from "../../spec/endpoints.js";
 import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
 import type { TaView } from "./views.js";

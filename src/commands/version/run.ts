@@ -1,4 +1,4 @@
-import { cacheDir, configFile } from "../../config/paths.js";
+import { cacheDir, configFile } from "../../config/locations.js";
 
 /** `version --verbose`: one `key: value` a line, to paste into a bug report. */
 export function versionReport(

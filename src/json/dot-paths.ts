@@ -1,4 +1,4 @@
-import { LosslessNumber } from "../api/json.js";
+import { LosslessNumber } from "./exact.js";
 
 /** Reads a dot path (`token_metrics.usd_price`) from a record. */
 export function getPath(record: unknown, path: string): unknown {

@@ -1,0 +1,77 @@
+import { LosslessNumber } from "../json/exact.js";
+
+// Exact decimal numbers: written out from their digits (exponent forms included) and compared
+// digit by digit, never through a double. Formatting (output/format.ts), sorting (output/sort.ts),
+// --where (output/where.ts) and the risk rules (risk/rules.ts) all read numbers through here.
+
+/** A number as text, exponent form included: 1.5e-07, 2.5E+06, -3e-2, 1e400. */
+const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/** Exponents beyond this are not written out in digits (the number is shown as sent). */
+export const MAX_EXPANDED_EXPONENT = 10_000;
+
+/**
+ * Number text, exponent form included, as plain decimal text written from its digits (never
+ * through a float, which turns 1e400 into Infinity). Undefined when it is not a number, or when
+ * its exponent is beyond MAX_EXPANDED_EXPONENT.
+ */
+export function toPlainDecimal(text: string): string | undefined {
+  const m = NUMBER_TEXT.exec(text);
+  if (!m) return undefined;
+  const [, sign = "", int = "0", frac = "", exp] = m;
+  if (exp === undefined) return text;
+  const e = Number(exp);
+  if (!Number.isSafeInteger(e) || Math.abs(e) > MAX_EXPANDED_EXPONENT) return undefined;
+  const digits = int + frac;
+  const point = int.length + e;
+  let out: string;
+  if (point <= 0) out = `0.${"0".repeat(-point)}${digits}`;
+  else if (point >= digits.length) out = digits + "0".repeat(point - digits.length);
+  else out = `${digits.slice(0, point)}.${digits.slice(point)}`;
+  out = out.replace(/^0+(?=\d)/, "");
+  if (out.includes(".")) out = out.replace(/\.?0+$/, "");
+  return sign + out;
+}
+
+/** A JS number as plain decimal text, without exponent notation. */
+export function numberToPlain(n: number): string {
+  const s = String(n);
+  if (!/e/i.test(s)) return s;
+  return toPlainDecimal(s) ?? s;
+}
+
+const DECIMAL = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
+
+export interface DecimalParts {
+  negative: boolean;
+  int: string;
+  frac: string;
+}
+
+/** A number's sign and digits, read from a decimal string, a JSON number or a lossless number. */
+export function decimalParts(value: unknown): DecimalParts | undefined {
+  let text: string | undefined;
+  // Exponent forms (1e400, "2.5E-3") are written out from their digits, never through a double.
+  if (typeof value === "string") text = toPlainDecimal(value.trim()) ?? value;
+  else if (typeof value === "number" && Number.isFinite(value)) text = numberToPlain(value);
+  else if (value instanceof LosslessNumber)
+    text = toPlainDecimal(value.raw) ?? numberToPlain(Number(value.raw));
+  if (text === undefined) return undefined;
+  const m = DECIMAL.exec(text);
+  if (!m) return undefined;
+  const int = m[2]!.replace(/^0+(?=\d)/, "");
+  const frac = (m[3] ?? "").replace(/0+$/, "");
+  const zero = /^0$/.test(int) && frac === "";
+  return { negative: m[1] === "-" && !zero, int, frac };
+}
+
+/** Compares two decimals digit by digit: no float, so 0.10000000000000000001 > 0.1. */
+export function compareDecimals(a: DecimalParts, b: DecimalParts): number {
+  if (a.negative !== b.negative) return a.negative ? -1 : 1;
+  const sign = a.negative ? -1 : 1;
+  if (a.int.length !== b.int.length) return sign * (a.int.length - b.int.length);
+  if (a.int !== b.int) return sign * (a.int < b.int ? -1 : 1);
+  const width = Math.max(a.frac.length, b.frac.length);
+  const fa = a.frac.padEnd(width, "0");
+  const fb = b.frac.padEnd(width, "0");
+  return fa === fb ? 0 : sign * (fa < fb ? -1 : 1);
+}

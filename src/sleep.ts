@@ -1,0 +1,18 @@
+// Waiting that a run can cancel: the rate limiter's pauses, retry back-offs and a watch's interval
+// all end early, with the signal's reason, when the run is interrupted.
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
