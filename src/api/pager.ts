@@ -1,6 +1,6 @@
+import { identityOf } from "../contract/identity.js";
 import { ApiError, CliError } from "../errors.js";
 import { stringifyJson } from "../json/exact.js";
-import { identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
 import { CompactIdSet } from "./id-set.js";
 import { DEFAULT_MAX_PAGES } from "./limits.js";

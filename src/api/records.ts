@@ -1,5 +1,5 @@
+import { type IdentityPart, identityOf } from "../contract/identity.js";
 import { CliError } from "../errors.js";
-import { type IdentityPart, identityOf } from "../spec/identity.js";
 import type { ApiClient, Query } from "./client.js";
 import { CompactIdSet } from "./id-set.js";
 import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
@@ -8,9 +8,9 @@ import { inOrder } from "./window.js";
 /** The most items one selector list may carry in one request (spec §8). */
 export const MAX_SELECTOR_ITEMS = 30;
 
-export type { SelectorKind } from "../spec/endpoints.js";
+export type { SelectorKind } from "../contract/endpoints.js";
 
-import type { SelectorKind } from "../spec/endpoints.js";
+import type { SelectorKind } from "../contract/endpoints.js";
 
 export interface Selector {
   /** The query parameter, e.g. token_tickers or agent_tickers. */

@@ -1,4 +1,4 @@
-import { IDENTITY_PATHS } from "../spec/identity.js";
+import { IDENTITY_PATHS } from "../contract/identity.js";
 import { type Column, col } from "./columns.js";
 import { riskFlags } from "./risk.js";
 

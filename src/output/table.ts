@@ -1,6 +1,6 @@
 import { Chalk, type ChalkInstance } from "chalk";
+import { identityOf } from "../contract/identity.js";
 import type { IO } from "../io.js";
-import { identityOf } from "../spec/identity.js";
 import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
 import { sanitizeInline } from "./sanitize.js";
 import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";

@@ -1,5 +1,5 @@
 import { findDefaultAsset } from "@x402/evm";
-import { USDC_DECIMALS, USDC_NETWORKS } from "../spec/assets.js";
+import { USDC_DECIMALS, USDC_NETWORKS } from "../contract/assets.js";
 import { formatUnits } from "./amounts.js";
 
 // Reading x402 payment requirements from a 402 answer, enough to tell the user what a request
@@ -32,10 +32,10 @@ export interface KnownAsset {
 }
 
 /**
- * The allow-list: USDC on the networks of spec/assets.ts. Keys are `${network}:${lower-case asset
+ * The allow-list: USDC on the networks of contract/assets.ts. Keys are `${network}:${lower-case asset
  * address}`, with networks in both their v1 names and CAIP-2 ids; anything else is refused. The
  * EIP-712 domain a signature is made under is the x402 EVM package's own default-asset entry where
- * it holds one, and spec/assets.ts's otherwise.
+ * it holds one, and contract/assets.ts's otherwise.
  */
 export const KNOWN_ASSETS: Record<string, KnownAsset> = Object.fromEntries(
   Object.values(USDC_NETWORKS).flatMap((n) => {

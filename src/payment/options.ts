@@ -1,10 +1,10 @@
 import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { USDC_DECIMALS, type UsdcNetworkName } from "../contract/assets.js";
 import { UsageError } from "../errors.js";
 import type { PAYMENT_FLAGS } from "../flags/payment.js";
 import type { FlagValues } from "../flags/table.js";
 import type { IO } from "../io.js";
 import type { Settings } from "../settings.js";
-import { USDC_DECIMALS, type UsdcNetworkName } from "../spec/assets.js";
 import type { DailyCap } from "./daily-cap.js";
 
 /** What reading the payment options needs of the run. */

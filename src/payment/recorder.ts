@@ -1,5 +1,5 @@
+import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
-import { USDC_NETWORKS } from "../spec/assets.js";
 import { CAP_WINDOW_MS, capRefusal, type DailyCap, describeCapRoom } from "./daily-cap.js";
 import { PaymentLedger } from "./ledger.js";
 import { boundedReason, fixedAmount, type Outcome, readAddress, readTransaction } from "./ledger-lines.js";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { CHAINS, type Chain, ECOSYSTEM, MAX_SELECTOR_ITEMS } from "../spec/api.js";
+import { CHAINS, type Chain, ECOSYSTEM, MAX_SELECTOR_ITEMS } from "../contract/api.js";
 
 // What every sandbox handler shares: errors that become an answer, the query reader, paging, and
 // writing JSON.

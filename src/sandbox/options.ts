@@ -1,4 +1,4 @@
-import type { UsdcNetworkName } from "../spec/assets.js";
+import type { UsdcNetworkName } from "../contract/assets.js";
 import type { DataOptions } from "./data.js";
 import type { FaultOptions } from "./faults.js";
 

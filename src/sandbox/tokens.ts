@@ -1,7 +1,7 @@
 // The sandbox's tokens: deterministic (the same seed gives the same tokens), each made from its
 // index, with lookups by symbol, address and id. Their records are built on demand (data.ts).
 
-import { type Chain, ECOSYSTEM } from "../spec/api.js";
+import { type Chain, ECOSYSTEM } from "../contract/api.js";
 
 export const SANDBOX_API_KEY = "ti_sandbox_demo_key_4f9a2c";
 

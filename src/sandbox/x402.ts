@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { USDC_NETWORKS, type UsdcNetwork } from "../spec/assets.js";
+import { USDC_NETWORKS, type UsdcNetwork } from "../contract/assets.js";
 import type { SimulatedChain } from "./facilitator.js";
 import type { RouteResult } from "./http.js";
 import type { SandboxOptions } from "./options.js";

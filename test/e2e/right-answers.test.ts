@@ -2,9 +2,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PAGE_SIZES } from "../../src/contract/api.js";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import type { TokenBase } from "../../src/sandbox/tokens.js";
-import { PAGE_SIZES } from "../../src/spec/api.js";
 import { run, tempDir, transcript } from "./helpers.js";
 
 // Issue 12: answers that are right (the real top n, LF CSV, ask --fields, records paid for kept,

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGENTS } from "../../src/commands/agents/spec.js";
+import { AGENTS } from "../../src/commands/agents/definition.js";
 import { PATH_SHAPES } from "../../src/commands/complete/run.js";
-import { DIRECTORY } from "../../src/commands/directory/spec.js";
-import { MARKET } from "../../src/commands/market/spec.js";
-import { TA } from "../../src/commands/ta/spec.js";
-import { TRENDING } from "../../src/commands/trending/spec.js";
+import { DIRECTORY } from "../../src/commands/directory/definition.js";
+import { MARKET } from "../../src/commands/market/definition.js";
+import { TA } from "../../src/commands/ta/definition.js";
+import { TRENDING } from "../../src/commands/trending/definition.js";
+import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/contract/endpoints.js";
 import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/spec/endpoints.js";
 
-// Issue 24 item 5: one endpoint table (src/spec/endpoints.ts), read by the client's commands and by
+// Issue 24 item 5: one endpoint table (src/contract/endpoints.ts), read by the client's commands and by
 // the sandbox, so that the sandbox cannot drift from the client.
 
 const SPECS = { market: MARKET, directory: DIRECTORY, agents: AGENTS, ta: TA, trending: TRENDING };

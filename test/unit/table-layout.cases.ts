@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
-import { chooseColumns } from "../../src/commands/data/spec.js";
-import { MARKET } from "../../src/commands/market/spec.js";
+import { chooseColumns } from "../../src/commands/data/definition.js";
+import { MARKET } from "../../src/commands/market/definition.js";
 import { IO } from "../../src/io.js";
 import { LosslessNumber } from "../../src/json/exact.js";
 import { type Column, columnForPath } from "../../src/output/columns.js";

@@ -1,7 +1,7 @@
 import { Chalk } from "chalk";
 import { describe, expect, it } from "vitest";
-import { MARKET } from "../../src/commands/market/spec.js";
-import { TA } from "../../src/commands/ta/spec.js";
+import { MARKET } from "../../src/commands/market/definition.js";
+import { TA } from "../../src/commands/ta/definition.js";
 import { IO } from "../../src/io.js";
 import { LosslessNumber } from "../../src/json/exact.js";
 import { type Column, formatCell } from "../../src/output/columns.js";

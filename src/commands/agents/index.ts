@@ -30,7 +30,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const [{ runDataCommand }, { AGENTS }] = await Promise.all([
       import("../data/run.js"),
-      import("./spec.js"),
+      import("./definition.js"),
     ]);
     await runDataCommand(ctx, AGENTS, opts);
   },

@@ -1,12 +1,12 @@
 import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { identityOf } from "../../contract/identity.js";
 import { getPath } from "../../json/dot-paths.js";
 import type { Column } from "../../output/columns.js";
 import { col } from "../../output/columns.js";
 import { assessRisk, type RiskLevel } from "../../risk/rules.js";
-import { identityOf } from "../../spec/identity.js";
 import { reasonText } from "../check/run.js";
-import { MARKET } from "../market/spec.js";
+import { MARKET } from "../market/definition.js";
 
 // ask --explain: the figures that ground an answer. The tokens an answer names (its tokenDetails,
 // else the $TICKERS of the question) are looked up in the market endpoint, one request per chain

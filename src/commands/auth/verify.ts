@@ -1,7 +1,7 @@
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { AuthError, CliError, InterruptedError, PaymentError } from "../../errors.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
 
 // `auth status` and `auth login` ask the service whether it takes a key, with one request that
 // costs the least a key-only endpoint allows: the market endpoint (api.md §5.1: the key is required

@@ -2,16 +2,16 @@ import { readFile } from "node:fs/promises";
 import { PageCeilingError } from "../../api/pager.js";
 import { type RecordQuery, type Selector, type SelectorKind, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { identityOf } from "../../contract/identity.js";
 import { CliError, RiskError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { splitList } from "../../flags/values.js";
 import type { Column } from "../../output/columns.js";
 import { createWriter } from "../../output/writers.js";
 import { assessRisk, type RiskLevel, type RiskReason, reaches } from "../../risk/rules.js";
-import { identityOf } from "../../spec/identity.js";
 import { chooseFormat } from "../data/output.js";
 import { estimateRequests } from "../data/run.js";
-import { MARKET } from "../market/spec.js";
+import { MARKET } from "../market/definition.js";
 import type checkCommand from "./index.js";
 
 type CheckOptions = FlagValues<typeof checkCommand.flags>;

@@ -9,7 +9,7 @@ import { SHELLS, type Shell } from "./shells.js";
 // views, config keys, shells). Tickers come from the local token index: the scripts ask the hidden
 // `tokenintel __complete tickers <prefix> [chain]`, which reads only that file, never the network.
 
-interface FlagSpec {
+interface CompletionFlag {
   names: string[];
   description: string;
   takesValue: boolean;
@@ -20,21 +20,21 @@ interface FlagSpec {
   dynamic?: "tickers" | "paths";
 }
 
-interface ArgSpec {
+interface CompletionArg {
   name: string;
   values?: readonly string[];
 }
 
-interface Spec {
+interface CompletionNode {
   name: string;
   description: string;
-  flags: FlagSpec[];
-  args: ArgSpec[];
-  subcommands: Spec[];
+  flags: CompletionFlag[];
+  args: CompletionArg[];
+  subcommands: CompletionNode[];
 }
 
 /** Flags whose values are tickers from the token index. */
-const DYNAMIC: Record<string, FlagSpec["dynamic"]> = {
+const DYNAMIC: Record<string, CompletionFlag["dynamic"]> = {
   "--tickers": "tickers",
   // Dot paths of the command's records (the spec knows them): --where completes the path part.
   "--sort": "paths",
@@ -43,7 +43,7 @@ const DYNAMIC: Record<string, FlagSpec["dynamic"]> = {
   "--where": "paths",
 };
 
-function flagsOf(cmd: Command): FlagSpec[] {
+function flagsOf(cmd: Command): CompletionFlag[] {
   return cmd.options.map((o: Option) => ({
     names: [o.short, o.long].filter((n): n is string => Boolean(n)),
     description: o.description,
@@ -54,7 +54,7 @@ function flagsOf(cmd: Command): FlagSpec[] {
   }));
 }
 
-function specOf(cmd: Command): Spec {
+function nodeOf(cmd: Command): CompletionNode {
   return {
     name: cmd.name(),
     description: cmd.description(),
@@ -65,7 +65,7 @@ function specOf(cmd: Command): Spec {
       .createHelp()
       .visibleCommands(cmd)
       .filter((c) => c.name() !== "help")
-      .map(specOf),
+      .map(nodeOf),
   };
 }
 
@@ -73,8 +73,8 @@ export async function runCompletion(ctx: RunContext, shell: string, program: Com
   if (!(SHELLS as readonly string[]).includes(shell)) {
     throw new UsageError(`completion: unknown shell "${shell}" (expected ${SHELLS.join(", ")})`);
   }
-  const spec = specOf(program);
-  const render: Record<Shell, (s: Spec) => string> = { bash, zsh, fish };
+  const spec = nodeOf(program);
+  const render: Record<Shell, (s: CompletionNode) => string> = { bash, zsh, fish };
   await ctx.io.out(render[shell as Shell](spec));
 }
 
@@ -82,7 +82,7 @@ export async function runCompletion(ctx: RunContext, shell: string, program: Com
 const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
 /** Every command and subcommand with the path that leads to it. */
-function walk(spec: Spec): Array<{ path: string[]; spec: Spec }> {
+function walk(spec: CompletionNode): Array<{ path: string[]; spec: CompletionNode }> {
   return spec.subcommands.flatMap((c) => [
     { path: [c.name], spec: c },
     ...c.subcommands.map((s) => ({ path: [c.name, s.name], spec: s })),
@@ -90,14 +90,14 @@ function walk(spec: Spec): Array<{ path: string[]; spec: Spec }> {
 }
 
 /** `case $nargs in 0) pos=...;; esac` for the arguments that have fixed values. */
-function bashArgs(s: Spec, indent: string): string {
+function bashArgs(s: CompletionNode, indent: string): string {
   const cases = s.args
     .map((a, i) => (a.values ? `${i}) pos=${q(a.values.join(" "))} ;;` : ""))
     .filter(Boolean);
   return cases.length ? `\n${indent}case "$nargs" in ${cases.join(" ")} esac` : "";
 }
 
-function bash(spec: Spec): string {
+function bash(spec: CompletionNode): string {
   const globals = spec.flags.flatMap((f) => f.names);
   const every = [spec, ...walk(spec).map((w) => w.spec)];
   // A flag's values, per command: one spelling (--view) can take different values in different
@@ -125,7 +125,7 @@ function bash(spec: Spec): string {
     ...new Set(every.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names))),
   ];
   const withSubs = spec.subcommands.filter((c) => c.subcommands.length).map((c) => c.name);
-  const flagWords = (s: Spec) => q([...s.flags.flatMap((f) => f.names), ...globals].join(" "));
+  const flagWords = (s: CompletionNode) => q([...s.flags.flatMap((f) => f.names), ...globals].join(" "));
   const commandCases = spec.subcommands.map((c) => {
     if (!c.subcommands.length) return `    ${c.name}) flags=${flagWords(c)}${bashArgs(c, "      ")} ;;`;
     const subs = c.subcommands
@@ -204,7 +204,7 @@ const zshExplanation = (s: string) => zq(s.replace(/[\\[\]]/g, "\\$&"));
 const zshItem = (name: string, description: string) =>
   `'${zq(name.replace(/:/g, "\\:"))}:${zq(description)}'`;
 
-function zshFlag(f: FlagSpec, command = ""): string {
+function zshFlag(f: CompletionFlag, command = ""): string {
   const desc = zshExplanation(f.description);
   const colon = f.optionalValue ? "::" : ":";
   const value =
@@ -219,7 +219,7 @@ function zshFlag(f: FlagSpec, command = ""): string {
   return `'${f.names[0]}[${desc}]${value}'`;
 }
 
-function zshArgs(s: Spec): string {
+function zshArgs(s: CompletionNode): string {
   if (!s.args.length) return "";
   return s.args
     .map((a, i) => {
@@ -229,7 +229,7 @@ function zshArgs(s: Spec): string {
     .join(" ");
 }
 
-function zshCommand(c: Spec, indent: string): string {
+function zshCommand(c: CompletionNode, indent: string): string {
   const flags = c.flags.map((f) => zshFlag(f, c.name)).join(" ");
   const args = zshArgs(c);
   if (!c.subcommands.length) {
@@ -252,7 +252,7 @@ function zshCommand(c: Spec, indent: string): string {
   ].join("\n");
 }
 
-function zsh(spec: Spec): string {
+function zsh(spec: CompletionNode): string {
   const globals = spec.flags.map((f) => zshFlag(f)).join(" \\\n    ");
   const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
   const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
@@ -307,7 +307,7 @@ if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _tokenintel "$@"; else comp
 `;
 }
 
-function fish(spec: Spec): string {
+function fish(spec: CompletionNode): string {
   const lines = [
     "# fish completion for tokenintel; load with: tokenintel completion fish | source",
     "complete -c tokenintel -f",
@@ -350,7 +350,7 @@ function fish(spec: Spec): string {
     "",
   ];
   const names = spec.subcommands.map((c) => c.name).join(" ");
-  const flagLine = (f: FlagSpec, condition: string, command = "") => {
+  const flagLine = (f: CompletionFlag, condition: string, command = "") => {
     const parts = ["complete -c tokenintel", condition].filter(Boolean);
     for (const n of f.names) parts.push(n.startsWith("--") ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
     if (f.takesValue || (f.optionalValue && f.dynamic)) {
@@ -361,7 +361,7 @@ function fish(spec: Spec): string {
     parts.push(`-d ${q(f.description)}`);
     return parts.join(" ");
   };
-  const argLines = (s: Spec, condition: string) =>
+  const argLines = (s: CompletionNode, condition: string) =>
     s.args
       .filter((a) => a.values)
       .map((a) => `complete -c tokenintel ${condition} -a ${q(a.values!.join(" "))} -d ${q(a.name)}`);

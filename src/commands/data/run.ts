@@ -10,6 +10,7 @@ import {
   streamRecords,
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { CliError, UsageError } from "../../errors.js";
 import { type Column, columnForPath } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
@@ -18,13 +19,12 @@ import type { SortSpec } from "../../output/sort.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
-import { MAX_SELECTOR_ITEMS } from "../../spec/api.js";
+import { chooseColumns, type DataCommandDefinition } from "./definition.js";
 import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
 import { chooseFormat, warnTableOnly } from "./output.js";
 import { writeStream } from "./partial.js";
 import { checkPaths, parseSortFlag, parseWhereFlags, pathListing } from "./path-flags.js";
-import { chooseColumns, type DataCommandSpec } from "./spec.js";
 
 export const DEFAULT_WATCH_MS = 10_000;
 
@@ -57,7 +57,7 @@ export interface ParsedDataOptions {
 /** Checks what the flags say together, before any request; the result is all a run needs. */
 export async function parseDataOptions(
   ctx: RunContext,
-  spec: DataCommandSpec,
+  spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
   const chain = await ctx.settings.get("chain", opts.chain);
@@ -186,7 +186,7 @@ export async function parseDataOptions(
 /** flags → parsed options → requests (pager and chunker over the client) → records → a writer. */
 export async function runDataCommand(
   ctx: RunContext,
-  spec: DataCommandSpec,
+  spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<void> {
   if (opts.fields === true) {

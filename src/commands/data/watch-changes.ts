@@ -1,6 +1,6 @@
+import { identityOf } from "../../contract/identity.js";
 import { pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
-import { identityOf } from "../../spec/identity.js";
 
 /**
  * Which token a record is, across refreshes: its id, else its chain and address, else its symbol;

@@ -1,6 +1,6 @@
+import { identityOf } from "../../contract/identity.js";
 import { flatten, pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
-import { identityOf } from "../../spec/identity.js";
 import { recordIdentity } from "./watch-changes.js";
 
 /**

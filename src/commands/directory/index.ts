@@ -42,7 +42,7 @@ with their addresses, and --resolve (market, ta, agents) turns --tickers into ad
     }
     const [{ runDataCommand }, { DIRECTORY }] = await Promise.all([
       import("../data/run.js"),
-      import("./spec.js"),
+      import("./definition.js"),
     ]);
     await runDataCommand(ctx, DIRECTORY, opts);
   },

@@ -14,8 +14,8 @@ import {
   SANDBOX_SOURCE,
   writeIndex,
 } from "../../token-index/store.js";
+import { DIRECTORY } from "./definition.js";
 import type { DIRECTORY_FLAGS } from "./index.js";
-import { DIRECTORY } from "./spec.js";
 
 // `directory --sync`: the whole directory of a chain (both without --chain) stored as the local
 // token index, for ticker completion, --resolve and the shared-ticker note. A chain's index is

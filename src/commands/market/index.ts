@@ -32,7 +32,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const [{ runDataCommand }, { MARKET }] = await Promise.all([
       import("../data/run.js"),
-      import("./spec.js"),
+      import("./definition.js"),
     ]);
     await runDataCommand(ctx, MARKET, opts);
   },

@@ -1,8 +1,8 @@
 import type { RunContext } from "../../context.js";
+import { USDC_NETWORKS, type UsdcNetworkName } from "../../contract/assets.js";
 import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { parseAmount } from "../../payment/amounts.js";
-import { USDC_NETWORKS, type UsdcNetworkName } from "../../spec/assets.js";
 import type sandboxCommand from "./index.js";
 
 type SandboxFlags = FlagValues<typeof sandboxCommand.flags>;

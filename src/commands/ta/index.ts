@@ -30,7 +30,10 @@ export default defineCommand({
     "tokenintel ta -c base --tickers VIRTUAL,AIXBT --fields token_info.symbol,technical_indicators.rsi_1h",
   ],
   async run(ctx, opts) {
-    const [{ runDataCommand }, { TA }] = await Promise.all([import("../data/run.js"), import("./spec.js")]);
+    const [{ runDataCommand }, { TA }] = await Promise.all([
+      import("../data/run.js"),
+      import("./definition.js"),
+    ]);
     await runDataCommand(ctx, TA, opts);
   },
 });

@@ -22,7 +22,7 @@ export default defineCommand({
   async run(ctx, opts) {
     const [{ runDataCommand }, { TRENDING }] = await Promise.all([
       import("../data/run.js"),
-      import("./spec.js"),
+      import("./definition.js"),
     ]);
     await runDataCommand(ctx, TRENDING, opts);
   },

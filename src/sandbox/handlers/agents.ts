@@ -1,5 +1,5 @@
-import { ECOSYSTEM } from "../../spec/api.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ECOSYSTEM } from "../../contract/api.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
 /** GET /v1/agents (api.md §4.3): agent tokens, all in the ecosystem. */

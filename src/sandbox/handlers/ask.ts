@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Chain } from "../../spec/api.js";
+import type { Chain } from "../../contract/api.js";
 import { HttpError, isChain } from "../http.js";
 import { type Handler, requireKey } from "./context.js";
 

@@ -1,4 +1,4 @@
-import type { EndpointSpec } from "../../spec/endpoints.js";
+import type { EndpointSpec } from "../../contract/endpoints.js";
 import type { SandboxData, TokenBase } from "../data.js";
 import { HttpError, type Page, paged, type QueryReader, type RouteResult } from "../http.js";
 import type { SandboxOptions } from "../options.js";

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { get, type Handler, keyOrPayment, pageOf, paginationMeta, selectTokens } from "./context.js";
 
 /**

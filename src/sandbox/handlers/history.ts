@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import type { TokenBase } from "../data.js";
 import { HttpError } from "../http.js";
 import { get, type Handler, keyOrPayment, pageOf, paginationMeta, type SandboxContext } from "./context.js";

@@ -1,4 +1,4 @@
-import { ENDPOINTS, type EndpointName, type EndpointSpec, pathsOf } from "../../spec/endpoints.js";
+import { ENDPOINTS, type EndpointName, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
 import { agents } from "./agents.js";
 import { ask } from "./ask.js";
 import type { Handler } from "./context.js";

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
 /** GET /v1/crypto-market/ (api.md §4.1); the path without the slash answers 301 (live-notes). */

@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
 /** GET /v1/token-ta (api.md §4.3, live-notes): multi-interval technical analysis. */

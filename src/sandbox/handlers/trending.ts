@@ -1,4 +1,4 @@
-import { ENDPOINTS } from "../../spec/endpoints.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { get, type Handler, pageOf, paginationMeta, requireKey } from "./context.js";
 
 /**

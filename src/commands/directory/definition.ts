@@ -1,7 +1,7 @@
 import { DIRECTORY_RECORD } from "../../api/fields.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { col } from "../../output/columns.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
-import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
+import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
 
 const COLUMNS: TableLayout = {
   columns: [
@@ -14,7 +14,7 @@ const COLUMNS: TableLayout = {
   wide: [col("ID", "id", "text", { max: 24, min: 8 })],
 };
 
-export const DIRECTORY: DataCommandSpec = {
+export const DIRECTORY: DataCommandDefinition = {
   name: "directory",
   ...endpointOf(ENDPOINTS.directory, "directory"),
   shape: DIRECTORY_RECORD,

@@ -1,4 +1,5 @@
 import { MARKET_RECORD } from "../../api/fields.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import {
   dev,
   flagsColumn,
@@ -9,8 +10,7 @@ import {
   social,
   updated,
 } from "../../output/column-sets.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
-import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
+import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
 import type { MarketView } from "./views.js";
 
 const m = metrics("token_metrics");
@@ -86,7 +86,7 @@ const VIEWS: Record<MarketView, TableLayout> = {
   },
 };
 
-export const MARKET: DataCommandSpec = {
+export const MARKET: DataCommandDefinition = {
   name: "market",
   ...endpointOf(ENDPOINTS.market, "market"),
   shape: MARKET_RECORD,

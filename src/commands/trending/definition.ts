@@ -1,8 +1,8 @@
 import { TRENDING_RECORD } from "../../api/fields.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { identity } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
-import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
+import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
 
 // Trending records keep their figures at the top level (live-notes: `volume`, `liquidity`, `mcap`),
 // not in token_metrics; where a server nests them as market does, the columns read that too.
@@ -36,7 +36,7 @@ const VIEWS: Record<"overview", TableLayout> = {
   },
 };
 
-export const TRENDING: DataCommandSpec = {
+export const TRENDING: DataCommandDefinition = {
   name: "trending",
   ...endpointOf(ENDPOINTS.trending, "trending"),
   shape: TRENDING_RECORD,

@@ -1,8 +1,8 @@
 import { AGENT_RECORD } from "../../api/fields.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { flagsColumn, holders, identity, metrics, rsi, social, updated } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
-import { ENDPOINTS } from "../../spec/endpoints.js";
-import { type DataCommandSpec, endpointOf, type TableLayout } from "../data/spec.js";
+import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
 
 const a = identity;
 const am = metrics("agent_metrics");
@@ -22,7 +22,7 @@ const COLUMNS: TableLayout = {
   wide: [am.d7, am.volume, am.liquidity, rsi, flagsColumn("agent_holder_insights"), updated],
 };
 
-export const AGENTS: DataCommandSpec = {
+export const AGENTS: DataCommandDefinition = {
   name: "agents",
   ...endpointOf(ENDPOINTS.agents, "agents"),
   shape: AGENT_RECORD,

@@ -2,11 +2,11 @@ import type { Shape } from "../../api/fields.js";
 import type { Endpoint } from "../../api/pager.js";
 import type { SelectorKind } from "../../api/records.js";
 import type { RecordKind } from "../../api/schemas.js";
+import type { EndpointSpec } from "../../contract/endpoints.js";
 import type { Column } from "../../output/columns.js";
-import type { EndpointSpec } from "../../spec/endpoints.js";
 
 // What a data command is, as data: its endpoint, the shape of its records, how it selects tokens
-// and how its table looks. Each data command's spec.ts fills one in; the engine (run.ts) does the rest.
+// and how its table looks. Each data command's definition.ts fills one in; the engine (run.ts) does the rest.
 
 /** Columns fixed in advance, or chosen from what the records carry (TA's grid of intervals). */
 export type ColumnChoice = Column[] | ((records: unknown[]) => Column[]);
@@ -27,7 +27,7 @@ export function chooseColumns(choice: ColumnChoice, records: unknown[]): Column[
   return typeof choice === "function" ? choice(records) : choice;
 }
 
-export interface DataCommandSpec {
+export interface DataCommandDefinition {
   name: string;
   endpoint: Endpoint;
   shape: Shape;
@@ -38,11 +38,11 @@ export interface DataCommandSpec {
   emptyMessage: string;
 }
 
-/** A command's endpoint, selectors and chain rule, as the endpoint table (spec/endpoints.ts) gives them. */
+/** A command's endpoint, selectors and chain rule, as the endpoint table (contract/endpoints.ts) gives them. */
 export function endpointOf(
   spec: EndpointSpec,
   kind: RecordKind,
-): Pick<DataCommandSpec, "endpoint" | "selectors" | "chainRequired"> {
+): Pick<DataCommandDefinition, "endpoint" | "selectors" | "chainRequired"> {
   return {
     endpoint: { path: spec.path, kind, pageSize: spec.pageSize, keyOptional: spec.payable },
     selectors: spec.selectors,
