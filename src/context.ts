@@ -49,6 +49,9 @@ export interface RunContext {
   program(): Promise<Command>;
 }
 
+/** How long a run that ends waits for the answers to payments already sent. */
+const PAYMENT_DRAIN_MS = 5_000;
+
 /** The real context of one run of the program. */
 export class Context implements RunContext {
   readonly settings: Settings;
@@ -170,6 +173,9 @@ export class Context implements RunContext {
 
   /** Ends the run: says what was paid, if anything; closes connections and the sandbox. */
   async close(): Promise<void> {
+    // A payment still in flight when the run ends (another page failed first) is waited for, a
+    // little, so that its answer is read and recorded (settled or refused) rather than guessed.
+    if (!this.signal.aborted) await this.payment?.drain(PAYMENT_DRAIN_MS);
     this.payment?.finish(); // payments sent and never answered: "unknown" in the ledger
     const paid = this.payment?.summary();
     if (paid) this.io.err(paid);

@@ -53,6 +53,8 @@ export interface ClientOptions {
 export interface PaymentHook {
   /** A 402 to a request that carried no payment: the headers to send it again with; throws to refuse. */
   pay?(res: ApiResponse, label: string | undefined): Promise<Record<string, string>>;
+  /** The paid request ended with no answer read (its payment may still be cashed). */
+  unanswered?(headers: Record<string, string>, why: string): void;
   /** The paid request was answered with a 2xx. */
   settled?(res: ApiResponse, headers: Record<string, string>): Promise<void>;
   /** The error a 402 ends in; `paid` when the server refused a payment that was sent (`payment`). */
@@ -177,17 +179,24 @@ export class ApiClient {
       opts,
     };
     const started = Date.now();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.exchange(flight);
-      } catch (caught) {
-        if (caught instanceof InterruptedError) throw caught;
-        const error = caught instanceof CliError ? caught : new NetworkError(String(caught));
-        const delay = this.retryDelay(error, flight, attempt, Date.now() - started);
-        await sleep(delay, this.options.signal).catch(() => {
-          throw new InterruptedError();
-        });
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.exchange(flight);
+        } catch (caught) {
+          if (caught instanceof InterruptedError) throw caught;
+          const error = caught instanceof CliError ? caught : new NetworkError(String(caught));
+          const delay = this.retryDelay(error, flight, attempt, Date.now() - started);
+          await sleep(delay, this.options.signal).catch(() => {
+            throw new InterruptedError();
+          });
+        }
       }
+    } catch (error) {
+      // A paid request that ends with no answer read (the connection died, a timeout, Ctrl-C):
+      // the payment session records that its outcome is unknown.
+      if (flight.paid) this.options.payment?.unanswered?.(flight.paid, (error as Error).message);
+      throw error;
     }
   }
 

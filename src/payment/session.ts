@@ -1,7 +1,7 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
+import { USDC_NETWORKS, type UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
 import { LosslessNumber } from "../json/exact.js";
-import { USDC_NETWORKS, type UsdcNetworkName } from "../spec/assets.js";
 import { formatUnits, parseAmount } from "./amounts.js";
 import {
   KNOWN_ASSETS_TEXT,
@@ -329,6 +329,20 @@ export class PaymentSession implements PaymentHook {
     const settlement = signer?.settlement(res);
     if (typeof settlement?.transaction === "string") this.settlements.push(settlement.transaction);
     this.recorder?.outcome(sent.nonce, "settled", settlement);
+  }
+
+  /** A paid request ended with no answer read: its outcome is unknown, said now. */
+  unanswered(headers: Record<string, string>, why: string): void {
+    const sent = this.inFlight.get(headers);
+    if (!sent) return;
+    this.inFlight.delete(headers);
+    this.recorder?.outcome(sent.nonce, "unknown", { reason: `no answer was read (${why})` });
+  }
+
+  /** Waits until every payment sent has its answer, or `ms` has passed. */
+  async drain(ms: number): Promise<void> {
+    const until = Date.now() + ms;
+    while (this.inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
   }
 
   /**

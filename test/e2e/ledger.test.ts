@@ -337,6 +337,30 @@ describe("outcomes the server leaves open", () => {
     expect(nonceOf(server.requests[1]!)).toBe(lines[0]!.nonce);
   });
 
+  it("four pages paid at once and all refused: four signed lines, four refusals, none torn or mixed", async () => {
+    const server = await hostileServer((_req, res) => offer402(res, "payment_expired"));
+    servers.push(server);
+    const { config, ledger } = home();
+    // 120 addresses: four 30-item requests in flight at once, each paid, each refused.
+    const list = Array.from({ length: 120 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const r = await run(
+      ["--base-url", server.url, "directory", "-c", "base", "--addresses", list.join(","), "--pay", "--json"],
+      config,
+      { env: withKey },
+    );
+    expect(r.code).toBe(5);
+    const paid = server.requests.filter((q) => paymentHeaderOf(q));
+    expect(paid).toHaveLength(4);
+    const lines = ledgerLines(ledger);
+    const signed = lines.filter((l) => l.kind === "signed");
+    const refused = lines.filter((l) => l.kind === "outcome");
+    expect(signed).toHaveLength(4);
+    expect(new Set(signed.map((l) => l.nonce)).size).toBe(4);
+    expect(refused.map((l) => [l.outcome, l.reason])).toEqual(Array(4).fill(["refused", "payment_expired"]));
+    expect(new Set(refused.map((l) => l.nonce))).toEqual(new Set(signed.map((l) => l.nonce)));
+    expect(new Set(paid.map(nonceOf))).toEqual(new Set(signed.map((l) => l.nonce)));
+  });
+
   it("a connection killed after the payment was sent is recorded as unknown", async () => {
     const server = await hostileServer((req, res) => {
       if (req.headers["x-payment"]) req.socket.destroy();
