@@ -10,6 +10,8 @@ import { eastAsianWidth } from "get-east-asian-width";
 const SGR = /\x1b\[[0-9;]*m/g;
 /** ASCII but ESC: one cell a character, nothing to strip (most cells of a table). */
 const NARROW = /^[\x00-\x1a\x1c-\x7f]*$/;
+/** Below U+0300 but ESC: one cell a character, each a cluster of its own (CR LF aside). */
+const SIMPLE = /^[\x00-\x1a\x1c-\u02ff]*$/;
 /** Characters that draw nothing: combining marks, ZWJ, ZWSP, variation selectors, other default-ignorables. */
 const INVISIBLE = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
 /**
@@ -18,6 +20,14 @@ const INVISIBLE = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
  */
 const EMOJI_SEQUENCE =
   /\uFE0F|\p{Emoji_Modifier}|^\p{Regional_Indicator}\p{Regional_Indicator}|^\p{Extended_Pictographic}.*\u200D\p{Extended_Pictographic}/u;
+
+/**
+ * The characters a cluster's width can depend on beyond the sum of its characters' (the parts of
+ * an emoji sequence, Hangul vowel and final jamo). Text without them is measured by character,
+ * without cutting it into clusters (Intl.Segmenter loads its break rules on first use: ~17 ms).
+ */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each of these characters is looked for on its own
+const JOINED = /[\uFE0F\u200D\u1160-\u11FF\uD7B0-\uD7FF\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u;
 
 /** Widths of the clusters (and runs of them) met so far beyond U+02FF: a table repeats the same few (₀-₉, …). */
 const known = new Map<string, number>();
@@ -60,11 +70,11 @@ function codePointWidth(ch: string, inside: boolean): number {
 function runWidth(run: string): number {
   let width = known.get(run);
   if (width !== undefined) return width;
-  const code = run.codePointAt(0)!;
-  if (run.length === (code > 0xffff ? 2 : 1)) width = charWidth(run);
-  else {
-    width = 0;
+  width = 0;
+  if (JOINED.test(run)) {
     for (const { segment } of clusters(run)) width += charWidth(segment);
+  } else {
+    for (const ch of run) width += codePointWidth(ch, false);
   }
   if (run.length <= KNOWN_LENGTH && known.size < KNOWN_MAX) known.set(run, width);
   return width;
@@ -109,6 +119,7 @@ export function displayWidth(text: string): number {
 export function truncateWidth(text: string, max: number): string {
   if (displayWidth(text) <= max) return text;
   if (max <= 0) return "";
+  if (SIMPLE.test(text)) return `${text.slice(0, max - 1)}…`;
   let out = "";
   let width = 0;
   for (const { segment } of clusters(text)) {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   charWidth,
@@ -55,6 +56,47 @@ describe("displayWidth", () => {
       expect(displayWidth(`${FAMILY}`)).toBe(2);
       expect(displayWidth(`${FAMILY}y`)).toBe(3);
     }
+  });
+
+  it("on any text, is the sum of its clusters' cells (the fast paths agree with the clusters)", () => {
+    // What clusters are made of, often side by side: the fast paths must not miss a join.
+    const joins = [
+      "\u200D",
+      "\uFE0F",
+      "\u20E3",
+      "\u0301",
+      "\u{1F3FD}",
+      "\u{1F1FA}",
+      "\u1161",
+      "\u11A8",
+      "\u094D",
+    ];
+    const bases = [
+      "a",
+      "1",
+      "é",
+      "₀",
+      "日",
+      "\u{1F468}",
+      "\u{1F7E0}",
+      "\u2764",
+      "\u261D",
+      "\u1100",
+      "न",
+      "\uD83D",
+      "\r",
+      "\n",
+    ];
+    const piece = fc.oneof(fc.constantFrom(...joins), fc.constantFrom(...bases));
+    const segmenter = new Intl.Segmenter();
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        const clusters = [...segmenter.segment(text)].map((s) => charWidth(s.segment));
+        expect(displayWidth(text)).toBe(clusters.reduce((a, b) => a + b, 0));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it("charWidth is one cluster's cells", () => {
