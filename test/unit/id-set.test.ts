@@ -5,6 +5,20 @@ import { CompactIdSet } from "../../src/api/id-set.js";
 // The walk's set of seen ids (issue 23): exact like a Set<string>, in a few bytes an id.
 
 describe("CompactIdSet", () => {
+  it("spans many arena chunks without losing an id, and never copies what it stored", () => {
+    const compact = new CompactIdSet();
+    const id = (i: number) =>
+      i % 3 === 0 ? `tok-${i}-${"x".repeat(i % 40)}` : i.toString(16).padStart(20, "0");
+    for (let i = 0; i < 200_000; i++) expect(compact.add(id(i))).toBe(true);
+    // Past a chunk (256 KiB): every id, early or late, is found again, and none is taken for another.
+    for (let i = 0; i < 200_000; i += 7) expect(compact.add(id(i))).toBe(false);
+    expect(compact.add(id(200_000))).toBe(true);
+    expect(compact.size).toBe(200_001);
+    // Chunks of 256 KiB hold the ids (about 13 bytes a hex id, 13 to 60 a text id), and the table
+    // its slots: a few bytes over what the ids need, not a second copy.
+    expect(compact.bytes).toBeLessThan(6 * 1024 * 1024);
+  });
+
   it("answers as a Set<string> does, for any ids (hex, text, emoji, empty)", () => {
     fc.assert(
       fc.property(
