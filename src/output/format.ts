@@ -1,5 +1,5 @@
 import { LosslessNumber } from "../json/exact.js";
-import { MAX_EXPANDED_EXPONENT, numberToPlain, toPlainDecimal } from "../numbers/decimal.js";
+import { numberToPlain, toPlainDecimal } from "../numbers/decimal.js";
 import { sanitizeInline } from "./sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a

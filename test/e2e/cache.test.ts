@@ -1,11 +1,11 @@
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
+import { baseEnv, run, tempDir, transcript } from "./helpers.js";
+import { commandLine, launchPty } from "./terminal-session.js";
 
 // --cache <ttl> end to end: the built binary against the sandbox, which counts every request.
 
@@ -263,25 +263,21 @@ describe("--cache with --watch", () => {
     const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cache };
     expect((await run([...args, "--json"], dir.path, { env })).code).toBe(0);
     const before = sandbox.stats.byPath["/v1/crypto-market/"] ?? 0;
-    const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
-    const child = spawn(
-      "script",
-      ["-qfec", `exec ${[process.execPath, BIN, ...args, "--watch", "1s"].map(sh).join(" ")}`, "/dev/null"],
-      {
-        env: { ...baseEnv(dir.path), ...env, COLUMNS: "100", LINES: "40", TERM: "xterm-256color" },
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
-    let screen = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    const pty = launchPty(commandLine([...args, "--watch", "1s"]), {
+      ...baseEnv(dir.path),
+      ...env,
+      COLUMNS: "100",
+      LINES: "40",
+      TERM: "xterm-256color",
+    });
+    const screen = () => pty.screen();
     const asked = () => (sandbox.stats.byPath["/v1/crypto-market/"] ?? 0) - before;
     const deadline = Date.now() + 15_000;
-    while (((screen.match(/Every 1s/g) ?? []).length < 3 || asked() < 2) && Date.now() < deadline)
+    while (((screen().match(/Every 1s/g) ?? []).length < 3 || asked() < 2) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 25));
-    child.stdin.write("\x03");
-    expect(await exited).toBe(130);
-    expect((screen.match(/Every 1s/g) ?? []).length).toBeGreaterThanOrEqual(3);
+    pty.child.stdin.write("\x03");
+    expect(await pty.exited).toBe(130);
+    expect((screen().match(/Every 1s/g) ?? []).length).toBeGreaterThanOrEqual(3);
     expect(asked()).toBeGreaterThanOrEqual(2);
   });
 });

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, type RunResult, run, tempDir } from "./helpers.js";
 import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { commandLine, launchPty } from "./terminal-session.js";
 
 // Issue 10, items 10-15: what reaches the terminal, the key in every encoding, the config store's
 // files, a full disk on stdout, and numbers in exponent form. Every server here is hostile.
@@ -55,25 +56,17 @@ function expectInert(screen: string): void {
 const uncoloured = (screen: string) => screen.replace(/\x1b\[(?:0|1;34|32|33|36|90)m/g, "");
 
 /** Runs the binary in a real pseudo-terminal (util-linux `script`); resolves with what it showed. */
-function inPty(
+async function inPty(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<{ code: number | null; screen: string }> {
-  const command = `exec ${[process.execPath, BIN, ...args].map(sh).join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], {
-    env: { ...baseEnv(fresh()), COLUMNS: "200", LINES: "40", TERM: "xterm-256color", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  child.stdin.end();
-  return new Promise((resolve) =>
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, screen });
-    }),
+  const pty = launchPty(
+    commandLine(args),
+    { ...baseEnv(fresh()), COLUMNS: "200", LINES: "40", TERM: "xterm-256color", ...env },
+    20_000,
   );
+  pty.child.stdin.end();
+  return { code: await pty.exited, screen: pty.screen() };
 }
 
 describe("10: nothing from the server acts on the terminal", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, type RunResult, tempDir } from "./helpers.js";
-import { plain } from "./terminal-session.js";
+import { launchPty, plain, sh } from "./terminal-session.js";
 
 // The shim answers `--help` from pages written at build time, without loading the program. Each
 // answer must be the program's own: the same bytes on stdout and stderr and the same exit code as
@@ -30,20 +30,11 @@ function node(args: string[]): Promise<RunResult> {
 }
 
 /** The screen of a command run in a pseudo-terminal `columns` wide. */
-function inTerminalOf(columns: number, args: string[]): Promise<string> {
-  const line = ["stty", "cols", String(columns), "rows", "50;", "exec", process.execPath, ...args]
-    .map((a) => (a.endsWith(";") ? a : `'${a.replace(/'/g, "'\\''")}'`))
-    .join(" ");
-  return new Promise((resolve, reject) => {
-    const child = spawn("script", ["-qfec", line, "/dev/null"], {
-      env: { ...baseEnv(dir.path), TERM: "xterm-256color" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let screen = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-    child.on("error", reject);
-    child.on("close", () => resolve(plain(screen).join("\n")));
-  });
+async function inTerminalOf(columns: number, args: string[]): Promise<string> {
+  const line = `stty cols ${columns} rows 50; exec ${[process.execPath, ...args].map(sh).join(" ")}`;
+  const pty = launchPty(line, { ...baseEnv(dir.path), TERM: "xterm-256color" });
+  await pty.exited;
+  return plain(pty.screen()).join("\n");
 }
 
 describe("--help from the shim", () => {

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { baseEnv, run, tempDir } from "./helpers.js";
-import { commandLine, plain } from "./terminal-session.js";
+import { commandLine, launchPty, plain } from "./terminal-session.js";
 
 // Issue 12, item 11: a table longer than the terminal goes through a pager, as git and gh do;
 // never into a pipe, never with --no-pager or PAGER=. The pagers here are small shell scripts that
@@ -45,20 +44,20 @@ const against = () => ["--base-url", sandbox.url, "--api-key", sandbox.apiKey];
 function terminal(args: string[], env: Record<string, string> = {}, columns = "160") {
   const clean = baseEnv(dir.path);
   for (const name of ["PAGER", "LESS", "LV", "TOKENINTEL_PAGER"]) delete clean[name];
-  const child = spawn("script", ["-qfec", commandLine([...against(), ...args]), "/dev/null"], {
-    env: { ...clean, COLUMNS: columns, LINES: "40", TERM: "xterm-256color", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
+  const pty = launchPty(commandLine([...against(), ...args]), {
+    ...clean,
+    COLUMNS: columns,
+    LINES: "40",
+    TERM: "xterm-256color",
+    ...env,
   });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const waitFor = async (text: string) => {
-    while (!screen.includes(text)) {
-      if (child.exitCode !== null) throw new Error(`exited before showing ${text}: ${screen}`);
+    while (!pty.screen().includes(text)) {
+      if (pty.child.exitCode !== null) throw new Error(`exited before showing ${text}: ${pty.screen()}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  return { child, exited, waitFor, screen: () => plain(screen).join("\n") };
+  return { child: pty.child, exited: pty.exited, waitFor, screen: () => plain(pty.screen()).join("\n") };
 }
 
 /** Rows of the market table: every one shows the 1H change as a signed percentage. */

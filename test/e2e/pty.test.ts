@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv, tempDir } from "./helpers.js";
+import { baseEnv, tempDir } from "./helpers.js";
+import { commandLine, launchPty } from "./terminal-session.js";
 
 // Runs the binary in a real pseudo-terminal (util-linux `script`), as a person at a terminal would.
 
@@ -10,23 +10,7 @@ const dir = tempDir();
 afterAll(() => dir.remove());
 
 function inPty(args: string[], env: Record<string, string> = {}) {
-  const command = `exec ${[process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ")}`;
-  const child = spawn("script", ["-qfec", command, "/dev/null"], {
-    env: { ...baseEnv(dir.path), ...env, TERM: "xterm-256color" },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, timeoutMs = 20_000) => {
-    const start = Date.now();
-    while (!pattern.test(screen)) {
-      if (Date.now() - start > timeoutMs)
-        throw new Error(`timed out waiting for ${pattern}; screen: ${JSON.stringify(screen)}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { child, exited, waitFor, screen: () => screen };
+  return launchPty(commandLine(args), { ...baseEnv(dir.path), ...env, TERM: "xterm-256color" });
 }
 
 describe("in a terminal", () => {

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { BIN, baseEnv } from "./helpers.js";
 
 // A command in a real pseudo-terminal (util-linux `script`), as a person runs it: what it draws is
 // collected as the screen, escapes and all.
 
-const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+export const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 /**
  * The shell command line that runs the built binary with these arguments. `exec`: the binary itself
@@ -17,23 +17,72 @@ export function commandLine(args: string[]): string {
 }
 
 export interface TerminalSession {
+  child: ChildProcessWithoutNullStreams;
   exited: Promise<number | null>;
+  /** Everything drawn so far, escapes and all. */
   screen(): string;
+  /** Resolves once the screen shows `what` (text, pattern or test); throws after `timeoutMs`. */
+  waitFor(what: string | RegExp | ((screen: string) => boolean), timeoutMs?: number): Promise<void>;
 }
 
+/**
+ * The one pty launcher of the suite: runs a shell line (`commandLine(args)`, perhaps after a setup
+ * such as `stty cols 80;`) in a pseudo-terminal with exactly `env`, killed after `killAfterMs`.
+ */
+export function launchPty(
+  line: string,
+  env: Record<string, string | undefined>,
+  killAfterMs = 30_000,
+): TerminalSession {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
+  const child = spawn("script", ["-qfec", line, "/dev/null"], {
+    env: clean,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let screen = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), killAfterMs);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    }),
+  );
+  const waitFor = async (what: string | RegExp | ((s: string) => boolean), timeoutMs = 20_000) => {
+    const test =
+      typeof what === "function"
+        ? what
+        : typeof what === "string"
+          ? (s: string) => s.includes(what)
+          : (s: string) => what.test(s);
+    const start = Date.now();
+    while (!test(screen)) {
+      if (Date.now() - start > timeoutMs)
+        throw new Error(
+          `timed out waiting for ${String(what)}; screen: ${JSON.stringify(screen.slice(-2000))}`,
+        );
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { child, exited, screen: () => screen, waitFor };
+}
+
+/** The built binary in a terminal 160 columns wide (or as `env` says), with a test's config folder. */
 export function inTerminal(
   args: string[],
   configDir: string,
   env: Record<string, string> = {},
 ): TerminalSession {
-  const child = spawn("script", ["-qfec", commandLine(args), "/dev/null"], {
-    env: { ...baseEnv(configDir), COLUMNS: "160", LINES: "40", TERM: "xterm-256color", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
+  return launchPty(commandLine(args), {
+    ...baseEnv(configDir),
+    COLUMNS: "160",
+    LINES: "40",
+    TERM: "xterm-256color",
+    ...env,
   });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { exited, screen: () => screen };
 }
 
 /**

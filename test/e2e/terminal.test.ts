@@ -5,6 +5,7 @@ import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { BIN, baseEnv, run, tempDir } from "./helpers.js";
+import { launchPty } from "./terminal-session.js";
 
 // What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).
 
@@ -29,23 +30,19 @@ const FIVE = ["market", "-c", "base", "-e", "virtuals", "--limit", "5"];
 
 const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
-function inPty(commandLine: string, env: Record<string, string> = {}) {
-  const child = spawn("script", ["-qfec", commandLine, "/dev/null"], {
-    env: { ...baseEnv(dir.path), COLUMNS: "100", LINES: "40", TERM: "xterm-256color", ...env },
-    stdio: ["pipe", "pipe", "pipe"],
+function inPty(line: string, env: Record<string, string> = {}) {
+  const pty = launchPty(line, {
+    ...baseEnv(dir.path),
+    COLUMNS: "100",
+    LINES: "40",
+    TERM: "xterm-256color",
+    ...env,
   });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const waitFor = async (test: (s: string) => boolean, what: string, timeoutMs = 15_000) => {
-    const start = Date.now();
-    while (!test(screen)) {
-      if (Date.now() - start > timeoutMs)
-        throw new Error(`timed out waiting for ${what}; screen: ${JSON.stringify(screen.slice(-2000))}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  return {
+    ...pty,
+    waitFor: (test: (s: string) => boolean, _what: string, timeoutMs = 15_000) =>
+      pty.waitFor(test, timeoutMs),
   };
-  return { child, exited, waitFor, screen: () => screen };
 }
 
 const against = (server: SandboxServer) => ["--base-url", server.url, "--api-key", server.apiKey];

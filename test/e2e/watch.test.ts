@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { BIN, baseEnv, run, tempDir } from "./helpers.js";
 import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { commandLine, launchPty } from "./terminal-session.js";
 
 // --watch into a pipe (NDJSON lines, --count, --changes) and on a terminal of any size.
 
@@ -154,15 +155,12 @@ describe("--watch into a pipe", () => {
 
 /** The binary in a real pseudo-terminal (util-linux `script`), after `setup` ran in it. */
 function inPty(setup: string, args: string[]) {
-  const commandLine = `${setup}; exec ${[process.execPath, BIN, ...against(sandbox), ...args].map(sh).join(" ")}`;
-  const child = spawn("script", ["-qfec", commandLine, "/dev/null"], {
-    env: { ...baseEnv(dir.path), TERM: "xterm-256color", COLUMNS: "", LINES: "" },
-    stdio: ["pipe", "pipe", "pipe"],
+  return launchPty(`${setup}; ${commandLine([...against(sandbox), ...args])}`, {
+    ...baseEnv(dir.path),
+    TERM: "xterm-256color",
+    COLUMNS: "",
+    LINES: "",
   });
-  let screen = "";
-  child.stdout.setEncoding("utf8").on("data", (d: string) => (screen += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, exited, screen: () => screen };
 }
 
 /** The frames drawn so far (each after a home-and-clear), as lines without colour. */
