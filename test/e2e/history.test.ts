@@ -1,30 +1,28 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { drawChart } from "../../src/commands/history/chart.js";
 import { displayWidth } from "../../src/output/width.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
 // `tokenintel history` end to end: the built binary against the sandbox (1,100 days a token, so a
 // whole history takes two 1,000-day pages) and against a scripted server.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_hist`;
-let sandbox: SandboxServer;
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
 const PATH = "/v1/crypto-market-historical";
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+const theSandbox = useSandbox({ apiKey: KEY });
+let sandbox: SandboxServer;
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const cli = (args: string[], base = sandbox.url, env: Record<string, string> = {}) =>
   run(["--base-url", base, "history", ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
@@ -105,7 +103,7 @@ describe("history", () => {
 describe("history against a scripted server", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((_req, res) => {
+    server = await servers.stub((_req, res) => {
       res.setHeader("content-type", "application/json");
       const days = ["2026-01-03", "2026-01-02", "2026-01-01"].map((date_time, i) => ({
         date_time,
@@ -121,7 +119,6 @@ describe("history against a scripted server", () => {
       );
     });
   });
-  afterAll(() => server.close());
 
   it("passes the days and the token as the service names them, and keeps every digit", async () => {
     const r = await cli(

@@ -3,10 +3,10 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkS
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, describe, expect, it } from "vitest";
-import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
+import { describe, expect, it } from "vitest";
+import { neverShown, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
+import { type SeenRequest, sendJson } from "./hostile-server.js";
 
 // Issue 25 part 1: the payment ledger and the daily cap, through the built binary. Paid runs use a
 // throwaway wallet against the sandbox (which verifies and settles on a simulated chain) or against
@@ -17,29 +17,16 @@ const PAYER = privateKeyToAccount(WALLET).address;
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const PAY_TO = `0x${"ab".repeat(20)}`;
 const withKey = { TOKENINTEL_WALLET_KEY: WALLET };
-const folders: Array<{ remove: () => void }> = [];
-const sandboxes: SandboxServer[] = [];
-const servers: HostileServer[] = [];
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  for (const s of servers) await s.close();
-  for (const f of folders) f.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(WALLET.slice(2));
-});
+const servers = useServers();
+neverShown(WALLET.slice(2));
 
 /** A config folder of its own; its ledger is data/payments.jsonl inside (helpers.ts: baseEnv). */
 function home(): { config: string; ledger: string } {
-  const dir = tempDir("tokenintel-ledger-");
-  folders.push(dir);
-  return { config: dir.path, ledger: join(dir.path, "data", "payments.jsonl") };
+  const config = servers.folder("tokenintel-ledger-");
+  return { config, ledger: join(config, "data", "payments.jsonl") };
 }
 
-async function sandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  const s = await startSandbox({ port: 0, ...options });
-  sandboxes.push(s);
-  return s;
-}
+const sandbox = servers.sandbox;
 
 interface Line {
   kind: "signed" | "outcome";
@@ -306,11 +293,10 @@ describe("outcomes the server leaves open", () => {
 
   it("a v1 server's X-PAYMENT-RESPONSE names the transaction and payer of a settled payment", async () => {
     const tx = `0x${"7e".repeat(32)}`;
-    const server = await hostileServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       if (req.headers["x-payment"]) sendJson(res, { success: true, data: [] }, 200, settlementHeader(tx));
       else offer402(res);
     });
-    servers.push(server);
     const { config, ledger } = home();
     const r = await pay(server.url, config);
     expect(r.code, r.stderr).toBe(0);
@@ -323,8 +309,7 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("a payment the server refuses is recorded as refused, with its reason", async () => {
-    const server = await hostileServer((_req, res) => offer402(res, "insufficient_funds"));
-    servers.push(server);
+    const server = await servers.stub((_req, res) => offer402(res, "insufficient_funds"));
     const { config, ledger } = home();
     const r = await pay(server.url, config);
     expect(r.code).toBe(5);
@@ -338,8 +323,7 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("four pages paid at once and all refused: four signed lines, four refusals, none torn or mixed", async () => {
-    const server = await hostileServer((_req, res) => offer402(res, "payment_expired"));
-    servers.push(server);
+    const server = await servers.stub((_req, res) => offer402(res, "payment_expired"));
     const { config, ledger } = home();
     // 120 addresses: four 30-item requests in flight at once, each paid, each refused.
     const list = Array.from({ length: 120 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
@@ -362,11 +346,10 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("a connection killed after the payment was sent is recorded as unknown", async () => {
-    const server = await hostileServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       if (req.headers["x-payment"]) req.socket.destroy();
       else offer402(res);
     });
-    servers.push(server);
     const { config, ledger } = home();
     const r = await pay(server.url, config);
     expect(r.code).not.toBe(0);
@@ -387,12 +370,11 @@ describe("outcomes the server leaves open", () => {
   it("kill -9 after the payment left: its signed line is whole, shown as unknown; a torn line is passed over", async () => {
     let sawPayment: () => void = () => {};
     const paid = new Promise<void>((resolve) => (sawPayment = resolve));
-    const server = await hostileServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       if (req.headers["x-payment"])
         sawPayment(); // and never answer
       else offer402(res);
     });
-    servers.push(server);
     const { config, ledger } = home();
     const child = spawn(
       process.execPath,
@@ -435,8 +417,7 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("a ledger that cannot be written stops the payment before it is sent", async () => {
-    const server = await hostileServer((_req, res) => offer402(res));
-    servers.push(server);
+    const server = await servers.stub((_req, res) => offer402(res));
     const { config, ledger } = home();
     mkdirSync(join(config, "data"), { mode: 0o700 });
     // Another's planted link where the ledger goes: never written through, so nothing is paid.

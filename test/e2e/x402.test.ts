@@ -1,30 +1,20 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, describe, expect, it } from "vitest";
-import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Paying per request with x402: the built binary signs with the reference client packages, the
 // sandbox verifies with the reference facilitator's verifier over a simulated chain.
 
 const WALLET = generatePrivateKey();
 const PAYER = privateKeyToAccount(WALLET).address;
-const dir = tempDir();
-const sandboxes: SandboxServer[] = [];
-afterAll(async () => {
-  for (const s of sandboxes) await s.close();
-  dir.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(WALLET);
-  expect(all).not.toContain(WALLET.slice(2));
-});
-
-async function sandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  const s = await startSandbox({ port: 0, ...options });
-  sandboxes.push(s);
-  return s;
-}
+const servers = useServers();
+const dir = { path: servers.folder() };
+neverShown(WALLET.slice(2));
+const sandbox = servers.sandbox;
 
 const directory = (
   s: SandboxServer,
