@@ -12,8 +12,11 @@ const SGR = /\x1b\[[0-9;]*m/g;
 const NARROW = /^[\x00-\x1a\x1c-\x7f]*$/;
 /** Below U+0300 but ESC: one cell a character, each a cluster of its own (CR LF aside). */
 const SIMPLE = /^[\x00-\x1a\x1c-\u02ff]*$/;
-/** Characters that draw nothing: combining marks, ZWJ, ZWSP, variation selectors, other default-ignorables. */
-const INVISIBLE = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
+/**
+ * Characters that draw nothing: combining marks, ZWJ, ZWSP, variation selectors, other default-
+ * ignorables; but the Hangul fillers (letters, ㅤ U+3164) show as the blank cells they are.
+ */
+const INVISIBLE = /^(?!\p{Lo})[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
 /**
  * Two cells whatever the base: the emoji form asked for (U+FE0F: ❤️, the keycap 1️⃣), a skin tone
  * (☝🏽), a flag (two regional indicators), emoji joined by ZWJ (👨‍👩‍👧‍👦).
@@ -101,7 +104,7 @@ export function displayWidth(text: string): number {
   const plain = text.includes("\x1b") ? text.replace(SGR, "") : text;
   let width = 0;
   // Most characters of a line are one cell each (below U+0300 and not the base of a cluster): they
-  // are counted by UTF-16 unit, and only the stretches around the others are cut into clusters.
+  // are counted by UTF-16 unit, and only the stretches around the others are looked up.
   for (let i = 0; i < plain.length; ) {
     if (plain.charCodeAt(i) < 0x300 && (i + 1 === plain.length || plain.charCodeAt(i + 1) < 0x300)) {
       width += 1;

@@ -36,6 +36,8 @@ describe("displayWidth", () => {
     ["fullwidth Latin", "ＡＢ", 4],
     ["combining accents", "e\u0301a\u0300\u0323", 2],
     ["a zero-width space and a combining mark alone", "\u200B\u0301", 0],
+    ["a word joiner and a BOM", "a\u2060b\uFEFF", 2],
+    ["the Hangul filler, a blank as wide as a syllable", "\u3164", 2],
     ["ASCII", "PEPE coin", 9],
     ["subscript digits", "0.0₅1537", 8],
     ["Devanagari, as terminals advance over it", "हिन्दी", 5],
