@@ -20,7 +20,7 @@ import { build } from "esbuild";
 /** Modules some import() loads that stay out of the core chunk, and everything only they reach. */
 const HEAVY = [
   /^src\/api\/client\.ts$/,
-  /^src\/payment\/(session|sign|refusal|dry-run)\.ts$/,
+  /^src\/payment\/(session|sign|refusal|dry-run|ledger|ledger-lines|recorder|daily-cap)\.ts$/,
   /^src\/sandbox\//,
   /^src\/output\/(table|markdown|wrap)\.ts$/,
   /^src\/config\/store\.ts$/,
@@ -28,6 +28,8 @@ const HEAVY = [
   // What the commands other than the four data commands run: each loads with its command only.
   /^src\/commands\/(api|ask|auth|cache|check|complete|completion|config|sandbox|version)\/run\.ts$/,
   /^src\/commands\/directory\/sync\.ts$/,
+  // Commands that bring a library few runs need: the MCP SDK (and its ajv), asciichart, the ledger.
+  /^src\/commands\/(mcp|history|payments)\/(?!index\.ts$)[^/]+\.ts$/,
   /(^|\/)node_modules\//,
 ];
 
