@@ -88,4 +88,36 @@ describe("what dist/ loads", () => {
     expect(missing).toEqual([]);
     expect(relative).toBeGreaterThan(10);
   });
+
+  it("every run loads none of the heavy libraries: they wait for the runs that need them", () => {
+    // What cli.js loads before any command runs: its static imports and the core chunk's, and theirs.
+    const loaded = new Set<string>();
+    const visit = (file: string) => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const code = readFileSync(file, "utf8");
+      const statics = [
+        ...code.matchAll(
+          /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w$*{},\s]+?)\s*from\s*"(\.[^"]+)"|(?:^|[;\n}])\s*import\s*"(\.[^"]+)"/g,
+        ),
+      ];
+      for (const m of statics) visit(resolve(dirname(file), (m[1] ?? m[2])!));
+      // The core chunk, which cli.js loads through import() at once.
+      for (const m of code.matchAll(/import\("(\.\/chunks\/tokenintel_core-[^"]+)"\)/g))
+        visit(resolve(dirname(file), m[1]!));
+    };
+    visit(join(dist, "cli.js"));
+    expect([...loaded].some((f) => /tokenintel_core-/.test(f))).toBe(true);
+    const sources = [...loaded].map((f) => readFileSync(f, "utf8")).join("\n");
+    for (const heavy of [
+      "@modelcontextprotocol",
+      "node_modules/ajv/",
+      "asciichart",
+      "node_modules/undici/",
+      "node_modules/viem/",
+      "cli-table3",
+      "node_modules/conf/",
+    ])
+      expect(sources.includes(`// node_modules/${heavy.replace(/^node_modules\//, "")}`), heavy).toBe(false);
+  });
 });
