@@ -6,7 +6,7 @@ import { run, tempDir, transcript } from "./helpers.js";
 // Issue 12 item 16 ("Smaller"), through the built binary: a busy sandbox port, errors from
 // TOKENINTEL_* variables, --timeout's unit, `help <command>`, bare command groups, `api -i`'s
 // reason phrase, and `config list`'s sources. (Too-large numbers and --page with a list are usage
-// errors, tested in-process: test/commands/smaller.test.ts.)
+// errors, tested in-process: test/commands/usage-details.test.ts.)
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_smaller`;
 const WALLET = `0x${"5a".repeat(32)}`;

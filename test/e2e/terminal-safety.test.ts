@@ -297,7 +297,7 @@ describe("13: config folders and files are the user's own and private", () => {
   }
 
   // Only root can hand a file to another user (uid 65534): these two run where the runner is root.
-  // The same checks run everywhere as unit tests with an injected stat (test/unit/terminal-hardening.test.ts).
+  // The same checks run everywhere as unit tests with an injected stat (test/unit/terminal-safety.test.ts).
   const canChown = process.getuid?.() === 0;
   it.runIf(canChown)("refuses a config file owned by another user (as root: chowned to nobody)", async () => {
     await expectRefused(
