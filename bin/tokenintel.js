@@ -23,9 +23,7 @@ const shim = () => require(join(dist, "shim.cjs"));
 
 function answeredHere() {
   if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
-    const version = require(join(dist, "version.cjs"));
-    shim().endOnOutputError(process.stdout);
-    process.stdout.write(`${version}\n`);
+    require(join(dist, "version.cjs")).printVersion();
     return true;
   }
   const last = args[args.length - 1];

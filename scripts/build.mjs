@@ -125,17 +125,13 @@ const options = {
   logLevel: "warning",
 };
 const result = await build({ ...options, plugins: [...options.plugins, await coreChunk(options)] });
-// `tokenintel --version` is answered from this file alone, without loading the program.
-await writeFile(
-  new URL("../dist/version.cjs", import.meta.url),
-  `module.exports = ${JSON.stringify(pkg.version)};\n`,
-);
+// `tokenintel --version` is answered from dist/version.cjs alone, without loading the program.
 // `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
 // from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
 // dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
 // failed write of the output ends), generated from src/files/ rather than copied into bin/.
 await build({
-  entryPoints: { help: "src/help/fast.ts", shim: "src/files/shim.ts" },
+  entryPoints: { help: "src/help/fast.ts", version: "src/help/fast-version.ts", shim: "src/files/shim.ts" },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
@@ -143,6 +139,7 @@ await build({
   platform: "node",
   target: "node20.18",
   minifySyntax: true,
+  define: options.define,
   logLevel: "warning",
 });
 

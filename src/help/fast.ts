@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { endOnOutputError } from "../files/stdout.js";
+import { isatty } from "node:tty";
+import { writeOutSync } from "../files/stdout.js";
 import { type HelpPages, helpPageFor, renderHelp } from "./render.js";
 
 // dist/help.cjs: what the shim loads for a help request, alone (no program, no commander).
@@ -13,9 +14,9 @@ export function printHelp(args: readonly string[], pagesFile: string): boolean {
   const pages = JSON.parse(readFileSync(pagesFile, "utf8")) as HelpPages;
   const page = helpPageFor(args, pages);
   if (!page) return false;
-  const out = process.stdout;
-  // The reader went away (`| head -1`): exit 0. Anything else (a full disk): one line, exit 1.
-  endOnOutputError(out);
-  out.write(renderHelp(page, (out.isTTY ? out.columns : undefined) ?? 80));
+  // process.stdout is made only for a terminal's width. A reader that went away (`| head -1`):
+  // exit 0; anything else (a full disk): one line, exit 1.
+  const columns = isatty(1) ? process.stdout.columns : undefined;
+  writeOutSync(renderHelp(page, columns ?? 80));
   return true;
 }
