@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
 import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
-import { redactSecrets, secretPattern } from "./output/secrets.js";
+import { redactSecrets, type SecretForms, secretForms } from "./output/secrets.js";
 
 export type ColorMode = "auto" | "always" | "never";
 
@@ -31,7 +31,7 @@ export class IO {
   /** --color always: JSON into a pipe is coloured only when asked for by name, never by FORCE_COLOR. */
   private colorAlways = false;
   readonly env: NodeJS.ProcessEnv;
-  private readonly secrets = new Map<string, RegExp>();
+  private readonly secrets = new Map<string, SecretForms>();
   private stdoutClosed = false;
   /** --no-pager turns the pager off for the run. */
   pagerEnabled = true;
@@ -106,7 +106,7 @@ export class IO {
 
   /** Registers a value (an API key) that must never reach stderr, in any encoding. */
   addSecret(value: string | undefined): void {
-    if (value && value.length >= 4 && !this.secrets.has(value)) this.secrets.set(value, secretPattern(value));
+    if (value && value.length >= 4 && !this.secrets.has(value)) this.secrets.set(value, secretForms(value));
   }
 
   /** Replaces every registered secret, raw, percent-, form-, JSON- or base64-encoded, with ***. */

@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir } from "../config/locations.js";
 import { makePrivateDir, readPrivateFile, writePrivateFile } from "../files/private.js";
-import { redactSecrets, secretPattern } from "../output/secrets.js";
+import { redactSecrets, secretForms } from "../output/secrets.js";
 
 // Answers to GET requests kept on disk for --cache <ttl>. An entry is one file named by a digest of
 // what was asked (origin, method, path and query without the key) and of whose key asked it (a
@@ -147,7 +147,7 @@ export class ResponseCache {
       status: answer.status,
       ...(typeof contentType === "string" ? { contentType: contentType.slice(0, 200) } : {}),
       // A body that echoes the key is kept with the key masked, as output shows it.
-      text: req.apiKey ? redactSecrets(answer.text, [secretPattern(req.apiKey)]) : answer.text,
+      text: req.apiKey ? redactSecrets(answer.text, [secretForms(req.apiKey)]) : answer.text,
     };
     try {
       writePrivateFile(join(this.dir, entryName(req)), JSON.stringify(entry), "a cached answer");

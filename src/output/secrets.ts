@@ -62,18 +62,33 @@ function base64Cores(text: string): string[] {
   return cores.filter((c) => c.length >= MIN_BASE64_CORE);
 }
 
-/** A pattern matching every known form of the secret (global, for replace). */
-export function secretPattern(secret: string): RegExp {
-  const alternatives = [[...secret].map(characterPattern).join("")];
-  for (const form of encodedForms(secret))
-    for (const core of base64Cores(form)) alternatives.push(escapeRegExp(core));
+/**
+ * A secret's forms: `pattern` matches every one (global, for replace); `anchors` are strings of
+ * which every match holds at least one, so that text holding none of them is passed over without
+ * running the pattern (a 100,000-record stream spent a twentieth of its time in it). A match is the
+ * secret itself, or a base64 core (each an anchor), or has one character or more encoded, which
+ * writes `%` or `\` in it (or `+`, for a space).
+ */
+export interface SecretForms {
+  readonly pattern: RegExp;
+  readonly anchors: readonly string[];
+}
+
+export function secretForms(secret: string): SecretForms {
+  const cores: string[] = [];
+  for (const form of encodedForms(secret)) cores.push(...base64Cores(form));
+  const alternatives = [[...secret].map(characterPattern).join(""), ...cores.map(escapeRegExp)];
   const unique = [...new Set(alternatives)].sort((a, b) => b.length - a.length);
-  return new RegExp(unique.join("|"), "g");
+  const anchors = new Set([secret, "%", "\\", ...cores]);
+  if (secret.includes(" ")) anchors.add("+");
+  return { pattern: new RegExp(unique.join("|"), "g"), anchors: [...anchors] };
 }
 
 /** Replaces every form of every secret with ***. */
-export function redactSecrets(text: string, patterns: Iterable<RegExp>): string {
+export function redactSecrets(text: string, secrets: Iterable<SecretForms>): string {
   let out = text;
-  for (const pattern of patterns) out = out.replace(pattern, "***");
+  for (const { pattern, anchors } of secrets) {
+    if (anchors.some((anchor) => out.includes(anchor))) out = out.replace(pattern, "***");
+  }
   return out;
 }

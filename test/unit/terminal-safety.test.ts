@@ -8,7 +8,7 @@ import { MAX_EXPANDED_EXPONENT, toPlainDecimal } from "../../src/numbers/decimal
 import { columnForPath } from "../../src/output/columns.js";
 import { formatCompact, formatInteger, formatPercent, formatPrice } from "../../src/output/format.js";
 import { escapeForTerminal } from "../../src/output/sanitize.js";
-import { redactSecrets, secretPattern } from "../../src/output/secrets.js";
+import { redactSecrets, secretForms } from "../../src/output/secrets.js";
 import { renderTable } from "../../src/output/table.js";
 
 // Issue 10, items 10, 11, 13 and 15: the pure parts, at their edges.
@@ -76,7 +76,7 @@ describe("secret redaction (item 11)", () => {
   it("leaves other text alone and needs no registered secret", () => {
     expect(io.redact("a plain line with k and y")).toBe("a plain line with k and y");
     expect(redactSecrets("anything", [])).toBe("anything");
-    expect(secretPattern("abcd").test("xxabcdxx")).toBe(true);
+    expect(secretForms("abcd").pattern.test("xxabcdxx")).toBe(true);
   });
 });
 
