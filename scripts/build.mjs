@@ -131,7 +131,12 @@ const result = await build({ ...options, plugins: [...options.plugins, await cor
 // dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
 // failed write of the output ends), generated from src/files/ rather than copied into bin/.
 await build({
-  entryPoints: { help: "src/help/fast.ts", version: "src/help/fast-version.ts", shim: "src/files/shim.ts" },
+  entryPoints: {
+    help: "src/help/fast.ts",
+    version: "src/help/fast-version.ts",
+    shim: "src/files/shim.ts",
+    "mcp-early": "src/commands/mcp/early.ts",
+  },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   bundle: true,
@@ -174,6 +179,7 @@ async function runScript(name) {
     platform: "node",
     target: "node20.18",
     packages: "external",
+    define: options.define,
     logLevel: "warning",
   });
   return import(entry.href);
@@ -182,6 +188,9 @@ const { manPage } = await runScript("man-page");
 await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
 const { helpPages } = await runScript("help-pages");
 await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
+// `tokenintel mcp`'s answer to initialize, sent before the SDK loads (src/commands/mcp/early.ts).
+const { mcpInitialize } = await runScript("mcp-initialize");
+await writeFile(new URL("mcp-initialize.json", dist), JSON.stringify(await mcpInitialize()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.
 await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));

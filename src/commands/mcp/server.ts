@@ -9,6 +9,7 @@ import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
 import { LosslessNumber, parseJson } from "../../json/exact.js";
 import { VERSION } from "../../version.js";
+import { EARLY_ANSWER, type EarlyAnswer } from "./early.js";
 import { DEFAULT_TOOL_LIMIT, inputShape, rawOptions, TOOLS, type ToolSpec } from "./tools.js";
 
 // `tokenintel mcp`: the data commands as MCP tools over stdio. Each call runs the command itself,
@@ -82,18 +83,46 @@ export interface McpServerOptions {
   payment: PaymentRaw;
 }
 
+/** Who the server says it is, and what it tells an agent about itself (also read by the build). */
+export const SERVER_INFO = { name: "tokenintel", version: VERSION };
+export const SERVER_OPTIONS = {
+  instructions:
+    "Token intelligence for Base and Solana: market data, risk verdicts, technical analysis, agent tokens, trending tokens, a token directory and plain-language questions. Numbers are exact decimal strings; do not round them before comparing.",
+};
+
+/**
+ * The transport, when the shim answered `initialize` before the program loaded (early.ts): the
+ * SDK server still reads that request, and its answer is not sent twice. It must be the answer
+ * already sent, byte for byte; when it is not, the difference is said on stderr.
+ */
+function withEarlyAnswer(transport: StdioServerTransport, io: IO): StdioServerTransport {
+  const slot = globalThis as Record<symbol, EarlyAnswer | undefined>;
+  const early = slot[EARLY_ANSWER];
+  if (!early) return transport;
+  slot[EARLY_ANSWER] = undefined;
+  const send = transport.send.bind(transport);
+  let pending: EarlyAnswer | undefined = early;
+  transport.send = async (message) => {
+    if (pending && "id" in message && message.id === pending.id && !("method" in message)) {
+      const line = `${JSON.stringify(message)}\n`;
+      if (line !== pending.line)
+        io.warn(
+          `mcp: the initialize answer sent at start differs from the server's: sent ${pending.line.trim()}, server ${line.trim()}`,
+        );
+      pending = undefined;
+      return;
+    }
+    return send(message);
+  };
+  return transport;
+}
+
 /** Runs the server until its client goes away (stdin ends) or a signal ends the process. */
 export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
   // Two clients for the server's life: one sends the key, one pays (no key); the paying one keeps
   // one payment session, so --max-spend holds across every call.
   const paying = new Context(ctx.io, ctx.globals, ctx.signal, "tokenintel mcp");
-  const server = new McpServer(
-    { name: "tokenintel", version: VERSION },
-    {
-      instructions:
-        "Token intelligence for Base and Solana: market data, risk verdicts, technical analysis, agent tokens, trending tokens, a token directory and plain-language questions. Numbers are exact decimal strings; do not round them before comparing.",
-    },
-  );
+  const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
   for (const tool of TOOLS) {
     const module = (await tool.load()).default;
     server.registerTool(
@@ -110,12 +139,20 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
         callTool(tool, module.flags, module.run!, args, extra.signal, ctx, paying, payment),
     );
   }
-  const transport = new StdioServerTransport();
+  const transport = withEarlyAnswer(new StdioServerTransport(), ctx.io);
+  // The client closing stdin ends the server, after one turn of the event loop: the requests read
+  // with the end (`printf … | tokenintel mcp`) are answered first, and calls still waiting on the
+  // network are aborted.
+  const end = () => setImmediate(() => void server.close());
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    process.stdin.once("end", () => void server.close());
+    process.stdin.once("end", end);
   });
   await server.connect(transport);
+  // The shim pauses stdin when it hands the session over (early.ts); reading starts here. Its
+  // client may have gone already.
+  process.stdin.resume();
+  if (process.stdin.readableEnded) end();
   ctx.io.info(`tokenintel mcp: serving ${TOOLS.length} tools on stdio (${VERSION})`);
   await closed;
   await paying.close();
