@@ -1,28 +1,20 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
-import { createServer } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_do_not_print`;
+const servers = useServers();
+const freshDir = () => servers.folder();
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
-const freshDir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-};
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  for (const d of dirs) d.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const total = () => sandbox.stats.requests;
 
@@ -109,7 +101,7 @@ describe("API errors", () => {
 
   it("a failure after some pages: --json prints nothing, exit 1", async () => {
     // A server that answers page 1 and fails page 2 for good.
-    const server = createServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       const page = new URL(req.url ?? "/", "http://x").searchParams.get("page");
       if (page === "1") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -125,20 +117,15 @@ describe("API errors", () => {
         res.end(JSON.stringify({ success: false, error: { message: "page vanished" } }));
       }
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe("");
-      expect(r.stderr.trim()).toBe(
-        "tokenintel: HTTP 404: page vanished [page 2 of 2 failed: records from page 2 on are missing]",
-      );
-    } finally {
-      server.close();
-    }
+    const url = server.url;
+    const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe(
+      "tokenintel: HTTP 404: page vanished [page 2 of 2 failed: records from page 2 on are missing]",
+    );
   });
 
   it("an unreachable server: exit 1, one line, no stack trace", async () => {
