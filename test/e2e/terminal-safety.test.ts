@@ -10,15 +10,17 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv, type RunResult, run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { BIN, baseEnv, type RunResult, run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
 // Issue 10, items 10-15: what reaches the terminal, the key in every encoding, the config store's
 // files, a full disk on stdout, and numbers in exponent form. Every server here is hostile.
 
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
 let n = 0;
 /** A fresh config folder for one run. */
 const fresh = () => {
@@ -26,7 +28,6 @@ const fresh = () => {
   mkdirSync(path, { mode: 0o700 });
   return path;
 };
-afterAll(() => dir.remove());
 
 const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
@@ -72,7 +73,7 @@ async function inPty(
 describe("10: nothing from the server acts on the terminal", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       if (req.url?.startsWith("/v1/fail")) {
         sendJson(res, { message: `boom ${HOSTILE_NAME}` }, 400);
         return;
@@ -80,7 +81,6 @@ describe("10: nothing from the server acts on the terminal", () => {
       sendJson(res, HOSTILE_PAGE);
     });
   });
-  afterAll(() => server.close());
   const against = () => ["--base-url", server.url, "--api-key", "key-for-terminal-tests"];
 
   for (const format of ["json", "ndjson", "csv", "table"]) {
@@ -148,7 +148,7 @@ describe("11: the key is redacted in every form it can take", () => {
 
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       const url = req.url ?? "";
       if (url.startsWith("/v1/error")) sendJson(res, { message: `bad key: ${ECHO}` }, 400);
       else if (url.startsWith("/v1/redirect")) {
@@ -162,7 +162,6 @@ describe("11: the key is redacted in every form it can take", () => {
       else sendJson(res, { ok: true });
     });
   });
-  afterAll(() => server.close());
   const env = () => ({ TOKENINTEL_API_KEY: KEY });
   const check = (r: RunResult) => {
     expect(leaked(r.stderr)).toEqual([]);
@@ -347,9 +346,8 @@ function runToFullDisk(args: string[]): Promise<RunResult> {
 describe("14: a full disk on stdout", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((_req, res) => sendJson(res, HOSTILE_PAGE));
+    server = await servers.stub((_req, res) => sendJson(res, HOSTILE_PAGE));
   });
-  afterAll(() => server.close());
 
   for (const args of [
     ["market", "-c", "base", "-o", "table"],
@@ -379,7 +377,7 @@ describe("15: numbers in exponent form in a table", () => {
       '"price_change_percentage_7d":1e400',
     ].join(",");
     const second = '"usd_price":2.5e+06,"mcap":"1e400","price_change_percentage_1h":"1.5e-07"';
-    server = await hostileServer((_req, res) =>
+    server = await servers.stub((_req, res) =>
       sendJson(
         res,
         marketPage([
@@ -389,7 +387,6 @@ describe("15: numbers in exponent form in a table", () => {
       ),
     );
   });
-  afterAll(() => server.close());
 
   it("formats them from their digits: never 0, Infinity or NaN", async () => {
     const r = await run(

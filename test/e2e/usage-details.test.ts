@@ -1,7 +1,7 @@
-import { createServer, type Server } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 12 item 16 ("Smaller"), through the built binary: a busy sandbox port, errors from
 // TOKENINTEL_* variables, --timeout's unit, `help <command>`, bare command groups, `api -i`'s
@@ -10,17 +10,18 @@ import { run, tempDir, transcript } from "./helpers.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_smaller`;
 const WALLET = `0x${"5a".repeat(32)}`;
+const servers = useServers();
+const freshDir = () => servers.folder();
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
-const freshDir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-};
+beforeAll(() => {
+  sandbox = theSandbox();
+});
+neverShown(KEY);
 
 /** A raw TCP server that answers every request with `head` (status line and headers) and `body`. */
-async function rawServer(head: string, body: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((socket) => {
+const rawServer = (head: string, body: string): Promise<{ url: string }> =>
+  servers.raw((socket) => {
     socket.once("data", () => {
       socket.end(
         Buffer.concat([
@@ -31,37 +32,16 @@ async function rawServer(head: string, body: string): Promise<{ url: string; ser
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`, server };
-}
-const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-  for (const d of dirs) d.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
 
 describe("a: sandbox --port on a busy port", () => {
   it("is one line and exit 1, no stack trace", async () => {
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
-    const address = busy.address();
-    const port = typeof address === "object" && address ? address.port : 0;
-    try {
-      const r = await run(["sandbox", "--port", String(port)], freshDir());
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe("");
-      expect(r.stderr).toBe(
-        `tokenintel: sandbox: 127.0.0.1:${port} is already in use; pick another --port, or --port 0 for a free one\n`,
-      );
-    } finally {
-      await closeServer(busy);
-    }
+    const { port } = await servers.raw();
+    const r = await run(["sandbox", "--port", String(port)], freshDir());
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `tokenintel: sandbox: 127.0.0.1:${port} is already in use; pick another --port, or --port 0 for a free one\n`,
+    );
   });
 });
 
@@ -199,25 +179,21 @@ describe("h: api -i shows the reason phrase", () => {
     expect(r.stderr.split("\n")[0]).toBe("HTTP/1.1 404 Not Found");
   });
   it("a server's own phrase, made inert: no escapes, printable ASCII only, bounded", async () => {
-    const { url, server } = await rawServer(
+    const { url } = await rawServer(
       "HTTP/1.1 404 Gone \x1b]0;pwned\x07\x1b[31mfishing\x9b2J\x80\xff",
       '{"success":false}',
     );
-    try {
+    {
       const r = await run(["--base-url", url, "--retries", "0", "api", "/v1/x", "-i"], freshDir());
       expect(r.code).toBe(1);
       expect(r.stderr.split("\n")[0]).toBe("HTTP/1.1 404 Gone fishing2J");
       expect(r.stderr).not.toMatch(/[^\n\x20-\x7e]/);
-    } finally {
-      await closeServer(server);
     }
     const long = await rawServer(`HTTP/1.1 200 ${"A".repeat(500)}`, '{"success":true}');
-    try {
+    {
       const r = await run(["--base-url", long.url, "api", "/v1/x", "-i"], freshDir());
       expect(r.code).toBe(0);
       expect(r.stderr.split("\n")[0]).toBe(`HTTP/1.1 200 ${"A".repeat(64)}…`);
-    } finally {
-      await closeServer(long.server);
     }
   });
 });
