@@ -156,7 +156,7 @@ describe("API errors", () => {
   });
 });
 
-describe("config and auth", () => {
+describe("auth and the key's store", () => {
   it("auth login --with-token stores the key 0600 in a 0700 folder; status masks it; logout removes it", async () => {
     const home = freshDir();
     const cfg = join(home, "cfg");
@@ -201,81 +201,6 @@ describe("config and auth", () => {
     chmodSync(join(home, "config.json"), 0o644);
     const r = await run(["--base-url", sandbox.url, "auth", "status"], home);
     expect(r.stderr).toMatch(/readable by others \(mode 0644\)/);
-  });
-
-  it("precedence: flag over environment over store, for the key and the base URL", async () => {
-    const home = freshDir();
-    await run(["auth", "login", "--with-token", "--no-verify"], home, { input: "stored-key-aaaaaaaaaaaa" });
-    await run(["config", "set", "base-url", "http://127.0.0.1:9"], home);
-    // Each status checks the key against the stored base URL, a dead port: exit 1, lines printed.
-    const fromStore = await run(["--retries", "0", "auth", "status"], home);
-    expect(fromStore.stdout).toMatch(/stor…aaaa[\s\S]*config store/);
-    const fromEnv = await run(["--retries", "0", "auth", "status"], home, {
-      env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
-    });
-    expect(fromEnv.stdout).toMatch(/env-…bbbb[\s\S]*environment/);
-    const fromFlag = await run(
-      ["--retries", "0", "--api-key", "flag-key-cccccccccccc", "auth", "status"],
-      home,
-      {
-        env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
-      },
-    );
-    expect(fromFlag.stdout).toMatch(/flag…cccc[\s\S]*--api-key/);
-
-    // The stored base URL (a dead port) loses to the environment, which loses to the flag.
-    const viaStore = await run(["--retries", "0", "market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
-    expect(viaStore.code).toBe(1);
-    const viaEnv = await run(["market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: sandbox.url },
-    });
-    expect(viaEnv.code).toBe(0);
-    const viaFlag = await run(["--base-url", sandbox.url, "market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: "http://127.0.0.1:9" },
-    });
-    expect(viaFlag.code).toBe(0);
-  });
-
-  it("config set/get/list/unset/path, and a stored chain and output become defaults", async () => {
-    const home = freshDir();
-    expect((await run(["config", "set", "chain", "solana"], home)).code).toBe(0);
-    expect((await run(["config", "set", "output", "ndjson"], home)).code).toBe(0);
-    expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
-    // The token index is looked for in a cache folder of the test's own, where there is none.
-    expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
-      [
-        "base-url     https://api.dapplooker.com  (default)",
-        "chain        solana                      (config)",
-        "output       ndjson                      (config)",
-        "timeout      30s                         (default)",
-        "retries      3                           (default)",
-        "pay-network  (the offer's first)         (default)",
-        "daily-cap    (no cap)                    (default)",
-        "cache        0 (off)                     (default)",
-        "api-key      (not set)",
-        "token-index  base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'",
-        "",
-      ].join("\n"),
-    );
-    expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
-    const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
-    expect(r.code).toBe(0);
-    const lines = r.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { token_info: { chain: string } });
-    expect(lines.map((l) => l.token_info.chain)).toEqual(["solana", "solana"]);
-    expect((await run(["config", "unset", "chain"], home)).code).toBe(0);
-    expect((await run(["config", "get", "chain"], home)).code).toBe(1);
-    const bad = await run(["config", "set", "chain", "eth"], home);
-    expect(bad.code).toBe(2);
-    const key = await run(["config", "set", "api-key", "x"], home);
-    expect(key.code).toBe(2);
-    expect(key.stderr).toMatch(/auth login/);
   });
 });
 
