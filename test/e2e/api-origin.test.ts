@@ -1,29 +1,27 @@
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildUrl } from "../../src/api/urls.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // `tokenintel api <path>`: no path, however written, reaches another host with the key (issue 22 A).
 // A second server on loopback stands for the attacker's and must see no request at all.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_origin`;
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
 let evil: HostileServer;
-const dir = tempDir();
-
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  evil = await hostileServer((_req, res) => {
+  sandbox = theSandbox();
+  evil = await servers.stub((_req, res) => {
     res.end('{"success":true,"data":[]}');
   });
 });
-afterAll(async () => {
-  await Promise.all([sandbox.close(), evil.close()]);
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const WALLET = generatePrivateKey();
 const api = (args: string[]) =>

@@ -1,21 +1,18 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 const KEY = `sk_api_${Math.random().toString(36).slice(2)}_hidden`;
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dir = tempDir();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const api = (args: string[], input?: string) =>
   run(["--base-url", sandbox.url, "api", ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY }, input });

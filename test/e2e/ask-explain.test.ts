@@ -1,23 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // ask --explain end to end: the answer, then the market figures of the tokens it names, fetched in
 // one request, each found token with the verdict `check` gives it, each missing one named.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_explain`;
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dir = tempDir();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const cli = (args: string[], base = sandbox.url) =>
   run(["--base-url", base, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, COLUMNS: "120" } });
@@ -94,7 +92,7 @@ describe("ask --explain", () => {
 describe("ask --explain against an answer without token details", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       res.setHeader("content-type", "application/json");
       if (req.url?.startsWith("/v1/ask-loky")) {
         res.end(JSON.stringify({ questionId: "q", answerId: "a", nlpResponse: "Both look fine." }));
@@ -112,7 +110,6 @@ describe("ask --explain against an answer without token details", () => {
       res.end(JSON.stringify({ success: true, data }));
     });
   });
-  afterAll(() => server.close());
 
   it("looks up the $TICKERS of the question, in one request, and keeps every digit", async () => {
     const r = await cli(

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 
 // Issue 12 item 13: `auth status` asks the service whether it takes the key (exit 4 when it says
 // no, like `gh auth status`); `auth login` asks before it stores one (--no-verify: offline). A
@@ -12,13 +13,14 @@ import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_auth_check`;
 const WRONG = `sk_wrong_${Math.random().toString(36).slice(2)}_auth_check`;
+const servers = useServers();
+const freshDir = () => servers.folder();
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
-const freshDir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-};
+beforeAll(() => {
+  sandbox = theSandbox();
+});
+neverShown(KEY, WRONG);
 const storedKey = (dir: string): unknown => {
   const file = join(dir, "config.json");
   return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).apiKey : undefined;
@@ -32,17 +34,6 @@ async function deadPort(): Promise<string> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 9}`;
 }
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-  for (const d of dirs) d.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(KEY);
-  expect(all).not.toContain(WRONG);
-});
 
 describe("auth status checks the key with the service", () => {
   it("a key the service takes: exit 0, one free request, key masked", async () => {
@@ -91,12 +82,11 @@ describe("auth status checks the key with the service", () => {
     let hostile: HostileServer;
     let answer: (path: string) => { status: number; body: unknown };
     beforeAll(async () => {
-      hostile = await hostileServer((req, res) => {
+      hostile = await servers.stub((req, res) => {
         const { status, body } = answer(req.url ?? "");
         sendJson(res, body, status);
       });
     });
-    afterAll(() => hostile.close());
 
     it("a 5xx is no verdict (exit 1)", async () => {
       answer = () => ({ status: 500, body: { success: false, message: "down" } });

@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
 import { SANDBOX_API_KEY } from "../../src/sandbox/tokens.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 22 items 8 and 18: `auth login --sandbox` saved the sandbox's demo key as the real key,
 // and `auth status --sandbox` never looked at a stored key. With --sandbox, auth works on a sandbox
@@ -14,30 +15,23 @@ import { run, tempDir, transcript } from "./helpers.js";
 
 const REAL = `sk_live_${Math.random().toString(36).slice(2)}_auth_sandbox`;
 const OTHER = `sk_other_${Math.random().toString(36).slice(2)}_auth_sandbox`;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
+const servers = useServers();
+const theSandbox = useSandbox({ apiKey: OTHER });
 let server: SandboxServer;
+beforeAll(() => {
+  server = theSandbox();
+});
+neverShown(REAL, OTHER);
 
 /** A config folder whose real store holds REAL. */
 function loggedIn(): string {
-  const d = tempDir();
-  dirs.push(d);
-  chmodSync(d.path, 0o700);
-  writeFileSync(join(d.path, "config.json"), JSON.stringify({ apiKey: REAL }), { mode: 0o600 });
-  return d.path;
+  const d = servers.folder();
+  chmodSync(d, 0o700);
+  writeFileSync(join(d, "config.json"), JSON.stringify({ apiKey: REAL }), { mode: 0o600 });
+  return d;
 }
 const keyIn = (file: string): unknown =>
   existsSync(file) ? JSON.parse(readFileSync(file, "utf8")).apiKey : undefined;
-
-beforeAll(async () => {
-  server = await startSandbox({ port: 0, apiKey: OTHER });
-});
-afterAll(async () => {
-  await server.close();
-  for (const d of dirs) d.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(REAL);
-  expect(all).not.toContain(OTHER);
-});
 
 describe("auth with --sandbox: a profile of its own", () => {
   it("login, status and logout against the sandbox never touch the real key", async () => {

@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { baseEnv, run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { baseEnv, run } from "./helpers.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
 // --cache <ttl> end to end: the built binary against the sandbox, which counts every request.
@@ -12,25 +13,17 @@ import { commandLine, launchPty } from "./terminal-session.js";
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_cachekey`;
 const OTHER_KEY = `sk_test_${Math.random().toString(36).slice(2)}_otherkey`;
 const WALLET = generatePrivateKey();
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  dir = tempDir();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 /** A fresh cache folder for one test. */
-function cacheDir(): string {
-  const d = tempDir("tokenintel-cache-");
-  afterAll(d.remove);
-  return d.path;
-}
+const cacheDir = () => servers.folder("tokenintel-cache-");
 
 const cli = (cache: string, args: string[], env: Record<string, string | undefined> = {}) =>
   run(["--base-url", sandbox.url, ...args], dir.path, {
@@ -181,20 +174,16 @@ describe("--cache <ttl>", () => {
     await cli(cache, args, { TOKENINTEL_CACHE: "2m" });
     expect(requests()).toBe(before);
 
-    const conf = tempDir();
-    try {
-      const withConf = (a: string[]) =>
-        run(["--base-url", sandbox.url, ...a], conf.path, {
-          env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cacheDir() },
-        });
-      expect((await withConf(["config", "set", "cache", "1h"])).code).toBe(0);
-      await withConf(args);
-      const bad = await withConf(["config", "set", "cache", "forever"]);
-      expect(bad.code).toBe(2);
-      expect(bad.stderr).toMatch(/^tokenintel: cache: expected a time to live/);
-    } finally {
-      conf.remove();
-    }
+    const conf = { path: servers.folder() };
+    const withConf = (a: string[]) =>
+      run(["--base-url", sandbox.url, ...a], conf.path, {
+        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cacheDir() },
+      });
+    expect((await withConf(["config", "set", "cache", "1h"])).code).toBe(0);
+    await withConf(args);
+    const bad = await withConf(["config", "set", "cache", "forever"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^tokenintel: cache: expected a time to live/);
     const flag = await cli(cache, [...args, "--cache", "soon"]);
     expect(flag.code).toBe(2);
     expect(flag.stderr.trim()).toMatch(/^tokenintel: --cache: expected a time to live/);
@@ -221,37 +210,33 @@ describe("--cache <ttl>", () => {
 
 describe("--cache with --pay", () => {
   it("a second identical paid request costs nothing, and the summary says so", async () => {
-    const paid = await startSandbox({ port: 0 });
-    try {
-      const cache = cacheDir();
-      const args = [
-        "--base-url",
-        paid.url,
-        "directory",
-        "-c",
-        "base",
-        "--page",
-        "2",
-        "--pay",
-        "--json",
-        "--cache",
-        "10m",
-      ];
-      const env = { TOKENINTEL_WALLET_KEY: WALLET, TOKENINTEL_CACHE_DIR: cache };
-      const first = await run(args, dir.path, { env });
-      expect(first.code, first.stderr).toBe(0);
-      expect(paid.stats.payments.accepted).toBe(1);
-      const second = await run(args, dir.path, { env });
-      expect(second.code, second.stderr).toBe(0);
-      expect(paid.stats.payments.accepted).toBe(1);
-      expect(second.stdout).toBe(first.stdout);
-      expect(second.stderr.trim()).toBe("tokenintel: 1 answer from cache, nothing paid for it");
-      for (const file of entries(cache)) {
-        expect(file.text).not.toMatch(/payment|x402|signature/i);
-        for (const spelling of spellings(WALLET)) expect(file.text).not.toContain(spelling);
-      }
-    } finally {
-      await paid.close();
+    const paid = await servers.sandbox();
+    const cache = cacheDir();
+    const args = [
+      "--base-url",
+      paid.url,
+      "directory",
+      "-c",
+      "base",
+      "--page",
+      "2",
+      "--pay",
+      "--json",
+      "--cache",
+      "10m",
+    ];
+    const env = { TOKENINTEL_WALLET_KEY: WALLET, TOKENINTEL_CACHE_DIR: cache };
+    const first = await run(args, dir.path, { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(paid.stats.payments.accepted).toBe(1);
+    const second = await run(args, dir.path, { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(paid.stats.payments.accepted).toBe(1);
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr.trim()).toBe("tokenintel: 1 answer from cache, nothing paid for it");
+    for (const file of entries(cache)) {
+      expect(file.text).not.toMatch(/payment|x402|signature/i);
+      for (const spelling of spellings(WALLET)) expect(file.text).not.toContain(spelling);
     }
   });
 });

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 
 // `tokenintel check` end to end: a stub market endpoint serves crafted records, each sitting at (or
 // just short of) one threshold, and the built binary's levels and exit codes are checked.
@@ -76,11 +77,11 @@ const RECORDS = CASES.map(([symbol, fields], i) => token(symbol, i + 1, fields))
 const bySymbol = new Map(RECORDS.map((r) => [(r.token_info as { symbol: string }).symbol.toLowerCase(), r]));
 const byAddress = new Map(RECORDS.map((r) => [(r.token_info as { ca: string }).ca.toLowerCase(), r]));
 
+const servers = useServers();
+const dir = { path: servers.folder() };
 let server: HostileServer;
-let dir: ReturnType<typeof tempDir>;
 beforeAll(async () => {
-  dir = tempDir();
-  server = await hostileServer((req, res) => {
+  server = await servers.stub((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname !== "/v1/crypto-market/") return sendJson(res, { success: false }, 404);
     const tickers = url.searchParams.get("token_tickers")?.split(",") ?? [];
@@ -95,10 +96,6 @@ beforeAll(async () => {
       meta: { pagination: { page: 1, pageSize: 30, pageCount: 1, total: data.length } },
     });
   });
-});
-afterAll(async () => {
-  await server.close();
-  dir.remove();
 });
 
 const check = (args: string[]) =>

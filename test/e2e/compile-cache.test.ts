@@ -1,9 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import nodeModule from "node:module";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Node 22+ runs the compiled code it finds in its compile cache. Its default folder is
 // os.tmpdir()/node-compile-cache, which another user of the machine can make first: tokenintel keeps
@@ -12,14 +13,11 @@ import { run, tempDir } from "./helpers.js";
 
 const hasCompileCache =
   typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
-const dir = tempDir();
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox();
 let sandbox: SandboxServer;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
 
 /** One request, as a user runs it, with TMPDIR and the cache folders pointed into `root`. */

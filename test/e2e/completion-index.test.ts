@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 const SETTING_NAMES = Object.keys(CONFIG_KEYS).join(" ");
 
@@ -15,19 +16,14 @@ const SETTING_NAMES = Object.keys(CONFIG_KEYS).join(" ");
 // its age in config list).
 
 const KEY = "ti_test_completion_index_key_5d1e";
-const config = tempDir("tokenintel-ci-config-");
-const cache = tempDir("tokenintel-ci-cache-");
-const binDir = tempDir("tokenintel-ci-bin-");
+const servers = useServers();
+const config = { path: servers.folder("tokenintel-ci-config-") };
+const cache = { path: servers.folder("tokenintel-ci-cache-") };
+const binDir = { path: servers.folder("tokenintel-ci-bin-") };
 
 beforeAll(() => {
   // The scripts call `tokenintel` as the user typed it: put the built binary on PATH under that name.
   symlinkSync(BIN, join(binDir.path, "tokenintel"));
-});
-
-afterAll(() => {
-  config.remove();
-  cache.remove();
-  binDir.remove();
 });
 
 const has = (shell: string) => spawnSync("sh", ["-c", `command -v ${shell}`]).status === 0;
@@ -239,13 +235,10 @@ describe("bash completion (issue 12 item 14)", () => {
 });
 
 describe("the local token index (issue 13 item 5)", () => {
+  const theSandbox = useSandbox({ apiKey: KEY });
   let sandbox: SandboxServer;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  });
-  afterAll(async () => {
-    await sandbox?.close();
+  beforeAll(() => {
+    sandbox = theSandbox();
   });
 
   it("directory --sync stores both chains: 0600 files in a 0700 folder, no key, progress on stderr", async () => {
@@ -280,16 +273,12 @@ describe("the local token index (issue 13 item 5)", () => {
     ]);
 
     // One chain with --chain: only that file changes.
-    const one = tempDir("tokenintel-ci-one-");
-    try {
-      const b = await run(["--base-url", sandbox.url, "directory", "--sync", "-c", "solana"], config.path, {
-        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: one.path },
-      });
-      expect(b.code).toBe(0);
-      expect(readdirSync(join(one.path, "index"))).toEqual(["tokens-solana.json"]);
-    } finally {
-      one.remove();
-    }
+    const one = { path: servers.folder("tokenintel-ci-one-") };
+    const b = await run(["--base-url", sandbox.url, "directory", "--sync", "-c", "solana"], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: one.path },
+    });
+    expect(b.code).toBe(0);
+    expect(readdirSync(join(one.path, "index"))).toEqual(["tokens-solana.json"]);
   });
 
   it("--sync cannot be combined with a selection", async () => {
@@ -307,81 +296,66 @@ describe("the local token index (issue 13 item 5)", () => {
       /^token-index {2}base 1000 tokens, synced \d+[smhd] ago \(\d{4}-\d\d-\d\dT[^)]+\) from /m,
     );
     expect(r.stdout).toMatch(/; solana 300 tokens, synced \d+[smhd] ago/);
-    const none = tempDir("tokenintel-ci-none-");
-    try {
-      const n = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: none.path } });
-      expect(n.stdout).toMatch(/^token-index {2}base \(not synced\); solana \(not synced\)/m);
-    } finally {
-      none.remove();
-    }
+    const none = { path: servers.folder("tokenintel-ci-none-") };
+    const n = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: none.path } });
+    expect(n.stdout).toMatch(/^token-index {2}base \(not synced\); solana \(not synced\)/m);
   });
 
   it("completes tickers for --tickers from the index with the sandbox stopped, and asks no server", async () => {
     // Its own sync, from a sandbox that is then stopped.
-    const own = tempDir("tokenintel-ci-offline-");
-    const synced = await startSandbox({ port: 0, apiKey: KEY });
-    let watcher: HostileServer | undefined;
-    try {
-      const s = await run(["--base-url", synced.url, "directory", "--sync"], config.path, {
-        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path },
-      });
-      expect(s.code).toBe(0);
-      await synced.close();
-      const afterSync = synced.stats.requests;
-      // Any request would reach this server (the configured base URL), and be counted.
-      watcher = await hostileServer((_req, res) => {
-        res.end("{}");
-      });
-      const env = shellEnv(own.path, { TOKENINTEL_BASE_URL: watcher.url, TOKENINTEL_API_KEY: KEY });
+    const own = { path: servers.folder("tokenintel-ci-offline-") };
+    const synced = await servers.sandbox({ apiKey: KEY });
+    const s = await run(["--base-url", synced.url, "directory", "--sync"], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path },
+    });
+    expect(s.code).toBe(0);
+    await synced.close();
+    const afterSync = synced.stats.requests;
+    // Any request would reach this server (the configured base URL), and be counted.
+    const watcher = await servers.stub((_req, res) => {
+      res.end("{}");
+    });
+    const env = shellEnv(own.path, { TOKENINTEL_BASE_URL: watcher.url, TOKENINTEL_API_KEY: KEY });
 
-      expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "VIR"], env)).toEqual([
-        "VIRTUAL",
-      ]);
-      // Case-insensitive prefix; the last item of a list is completed, the ones before it kept.
-      expect(await bashComplete(["tokenintel", "market", "--tickers", "AERO,de"], env)).toEqual([
-        "AERO,DEGEN",
-      ]);
-      // A list item completed gets no space after it: a comma and the next item may follow.
-      expect(lastCompopt).toEqual(["COMPOPT -o nospace"]);
-      expect(await bashComplete(["tokenintel", "ta", "--chain=base", "--tickers", "AIX"], env)).toEqual([
-        "AIXBT",
-      ]);
-      expect(
-        await bashComplete(
-          ["tokenintel", "--color", "never", "agents", "-c", "base", "--tickers", "LUN"],
-          env,
-        ),
-      ).toEqual(["LUNA"]);
-      // A ticker with a comma is offered as the list writes it (\,), quoted for the shell.
-      expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "COMMA"], env)).toEqual([
-        "COMMA\\\\\\,COIN",
-      ]);
-      // The chain on the line narrows the tickers to that chain's index.
-      const solanaSymbol = JSON.parse(readFileSync(join(own.path, "index", "tokens-solana.json"), "utf8"))
-        .tokens[0][0] as string;
-      expect(
-        await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", solanaSymbol], env),
-      ).toContain(solanaSymbol);
-      expect(await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", "VIRTU"], env)).toEqual(
-        [],
+    expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "VIR"], env)).toEqual([
+      "VIRTUAL",
+    ]);
+    // Case-insensitive prefix; the last item of a list is completed, the ones before it kept.
+    expect(await bashComplete(["tokenintel", "market", "--tickers", "AERO,de"], env)).toEqual(["AERO,DEGEN"]);
+    // A list item completed gets no space after it: a comma and the next item may follow.
+    expect(lastCompopt).toEqual(["COMPOPT -o nospace"]);
+    expect(await bashComplete(["tokenintel", "ta", "--chain=base", "--tickers", "AIX"], env)).toEqual([
+      "AIXBT",
+    ]);
+    expect(
+      await bashComplete(["tokenintel", "--color", "never", "agents", "-c", "base", "--tickers", "LUN"], env),
+    ).toEqual(["LUNA"]);
+    // A ticker with a comma is offered as the list writes it (\,), quoted for the shell.
+    expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "COMMA"], env)).toEqual([
+      "COMMA\\\\\\,COIN",
+    ]);
+    // The chain on the line narrows the tickers to that chain's index.
+    const solanaSymbol = JSON.parse(readFileSync(join(own.path, "index", "tokens-solana.json"), "utf8"))
+      .tokens[0][0] as string;
+    expect(
+      await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", solanaSymbol], env),
+    ).toContain(solanaSymbol);
+    expect(await bashComplete(["tokenintel", "market", "-c", "solana", "--tickers", "VIRTU"], env)).toEqual(
+      [],
+    );
+    if (has("fish")) {
+      const fish = await shell(
+        "fish",
+        [
+          "-c",
+          "tokenintel completion fish | source; complete -C 'tokenintel market -c base --tickers AERO,DE'",
+        ],
+        env,
       );
-      if (has("fish")) {
-        const fish = await shell(
-          "fish",
-          [
-            "-c",
-            "tokenintel completion fish | source; complete -C 'tokenintel market -c base --tickers AERO,DE'",
-          ],
-          env,
-        );
-        expect(fish.stdout.split("\t")[0]).toBe("AERO,DEGEN");
-      }
-      expect(watcher.requests).toHaveLength(0);
-      expect(synced.stats.requests).toBe(afterSync);
-    } finally {
-      await watcher?.close();
-      own.remove();
+      expect(fish.stdout.split("\t")[0]).toBe("AERO,DEGEN");
     }
+    expect(watcher.requests).toHaveLength(0);
+    expect(synced.stats.requests).toBe(afterSync);
   });
 });
 
@@ -395,10 +369,10 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
     { id: "id-e", symbol: "EVIL\u001b[31m", name: "Evil", address: "0xee", chain: "base", ecosystem: "base" },
   ];
   let server: HostileServer;
-  const own = tempDir("tokenintel-ci-dup-");
+  const own = { path: servers.folder("tokenintel-ci-dup-") };
 
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       res.setHeader("content-type", "application/json");
       if (url.pathname === "/v1/crypto-metainfo") {
@@ -432,10 +406,6 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
     });
     expect(s.code).toBe(0);
     expect(s.stderr).toContain("1 tickers are shared by several tokens");
-  });
-  afterAll(async () => {
-    await server?.close();
-    own.remove();
   });
 
   const cli = (args: string[]) =>
@@ -473,24 +443,20 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
   });
 
   it("--resolve without an index, or with tickers it does not know, says so", async () => {
-    const none = tempDir("tokenintel-ci-noindex-");
-    try {
-      const before = server.requests.length;
-      const r = await run(
-        ["--base-url", server.url, "market", "-c", "base", "--tickers", "DUP", "--resolve"],
-        config.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: none.path },
-        },
-      );
-      expect(r.code).toBe(2);
-      expect(r.stderr).toBe(
-        "tokenintel: --resolve needs the token index of base: run 'tokenintel directory --sync -c base' first\n",
-      );
-      expect(server.requests.length).toBe(before);
-    } finally {
-      none.remove();
-    }
+    const none = { path: servers.folder("tokenintel-ci-noindex-") };
+    const before = server.requests.length;
+    const r = await run(
+      ["--base-url", server.url, "market", "-c", "base", "--tickers", "DUP", "--resolve"],
+      config.path,
+      {
+        env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: none.path },
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      "tokenintel: --resolve needs the token index of base: run 'tokenintel directory --sync -c base' first\n",
+    );
+    expect(server.requests.length).toBe(before);
     const unknown = await cli(["market", "-c", "base", "--tickers", "NOPE", "--resolve"]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(
@@ -502,67 +468,60 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
   });
 
   it("an index synced from another API is not used: --resolve says so, no shared-ticker note", async () => {
-    const other = await startSandbox({ port: 0, apiKey: KEY });
-    try {
-      const args = ["--base-url", other.url, "market", "-c", "base", "--tickers", "DUP"];
-      const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path };
-      const resolved = await run([...args, "--resolve"], config.path, { env });
-      expect(resolved.code).toBe(2);
-      expect(resolved.stderr).toBe(
-        `tokenintel: --resolve: the base token index was synced from ${server.url}, not ${other.url}; run 'tokenintel directory --sync -c base' against it first\n`,
-      );
-      expect(other.stats.requests).toBe(0);
-      const plain = await run(args, config.path, { env });
-      expect(plain.stderr).not.toContain("shared");
-    } finally {
-      await other.close();
-    }
+    const other = await servers.sandbox({ apiKey: KEY });
+    const args = ["--base-url", other.url, "market", "-c", "base", "--tickers", "DUP"];
+    const env = { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: own.path };
+    const resolved = await run([...args, "--resolve"], config.path, { env });
+    expect(resolved.code).toBe(2);
+    expect(resolved.stderr).toBe(
+      `tokenintel: --resolve: the base token index was synced from ${server.url}, not ${other.url}; run 'tokenintel directory --sync -c base' against it first\n`,
+    );
+    expect(other.stats.requests).toBe(0);
+    const plain = await run(args, config.path, { env });
+    expect(plain.stderr).not.toContain("shared");
   });
 
   it("--sandbox keeps its own index: the example syncs and resolves without touching the real one", async () => {
-    const box = tempDir("tokenintel-ci-box-");
-    try {
-      const env = { env: { TOKENINTEL_CACHE_DIR: box.path } };
-      const sync = await run(["directory", "--sandbox", "--sync", "-c", "base"], config.path, env);
-      expect(sync.code).toBe(0);
-      // Node's compile cache (Node 22+) lives beside the indexes; only the sandbox's index is new.
-      expect(readdirSync(box.path).filter((n) => n !== "node-compile-cache")).toEqual(["index-sandbox"]);
-      const r = await run(
-        ["market", "--sandbox", "-c", "base", "--tickers", "VIRTUAL,AERO", "--resolve", "--json"],
-        config.path,
-        env,
+    const box = { path: servers.folder("tokenintel-ci-box-") };
+    const env = { env: { TOKENINTEL_CACHE_DIR: box.path } };
+    const sync = await run(["directory", "--sandbox", "--sync", "-c", "base"], config.path, env);
+    expect(sync.code).toBe(0);
+    // Node's compile cache (Node 22+) lives beside the indexes; only the sandbox's index is new.
+    expect(readdirSync(box.path).filter((n) => n !== "node-compile-cache")).toEqual(["index-sandbox"]);
+    const r = await run(
+      ["market", "--sandbox", "-c", "base", "--tickers", "VIRTUAL,AERO", "--resolve", "--json"],
+      config.path,
+      env,
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((t: { token_info: { symbol: string } }) => t.token_info.symbol)).toEqual([
+      "VIRTUAL",
+      "AERO",
+    ]);
+    // Completion reads the sandbox's index only for a line with --sandbox (issue 22 item 5);
+    // config list names both, the real service's first.
+    const shellBox = shellEnv(box.path);
+    expect(
+      await bashComplete(["tokenintel", "market", "--sandbox", "-c", "base", "--tickers", "AER"], shellBox),
+    ).toEqual(["AERO"]);
+    expect(await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "AER"], shellBox)).toEqual(
+      [],
+    );
+    if (has("fish")) {
+      const fish = await shell(
+        "fish",
+        [
+          "-c",
+          "tokenintel completion fish | source; complete -C 'tokenintel market --sandbox --tickers VIRTUAL,AER'",
+        ],
+        shellBox,
       );
-      expect(r.code).toBe(0);
-      expect(
-        JSON.parse(r.stdout).map((t: { token_info: { symbol: string } }) => t.token_info.symbol),
-      ).toEqual(["VIRTUAL", "AERO"]);
-      // Completion reads the sandbox's index only for a line with --sandbox (issue 22 item 5);
-      // config list names both, the real service's first.
-      const shellBox = shellEnv(box.path);
-      expect(
-        await bashComplete(["tokenintel", "market", "--sandbox", "-c", "base", "--tickers", "AER"], shellBox),
-      ).toEqual(["AERO"]);
-      expect(
-        await bashComplete(["tokenintel", "market", "-c", "base", "--tickers", "AER"], shellBox),
-      ).toEqual([]);
-      if (has("fish")) {
-        const fish = await shell(
-          "fish",
-          [
-            "-c",
-            "tokenintel completion fish | source; complete -C 'tokenintel market --sandbox --tickers VIRTUAL,AER'",
-          ],
-          shellBox,
-        );
-        expect(fish.stdout.split("\t")[0]).toBe("VIRTUAL,AERO");
-      }
-      const list = await run(["config", "list"], config.path, env);
-      expect(list.stdout).toMatch(
-        /^token-index {2}base \(not synced\); solana \(not synced\); refresh with 'tokenintel directory --sync'\. Sandbox: base \d+ tokens, synced \d+s ago \(.*\) from sandbox; solana \(not synced\)$/m,
-      );
-    } finally {
-      box.remove();
+      expect(fish.stdout.split("\t")[0]).toBe("VIRTUAL,AERO");
     }
+    const list = await run(["config", "list"], config.path, env);
+    expect(list.stdout).toMatch(
+      /^token-index {2}base \(not synced\); solana \(not synced\); refresh with 'tokenintel directory --sync'\. Sandbox: base \d+ tokens, synced \d+s ago \(.*\) from sandbox; solana \(not synced\)$/m,
+    );
   });
 
   it("completion never offers a ticker with control characters from the server", async () => {

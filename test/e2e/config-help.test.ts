@@ -3,7 +3,8 @@ import { settingNames } from "../../src/config/settings-table.js";
 import { run, tempDir } from "./helpers.js";
 
 // Issue 22 item 14: `config --help` missed pay-network and pushed its description out of line.
-// The list is the settings table's, each name padded to the longest.
+// The list is the settings table's, each name padded to the longest. Issue 12 item 16: the timeout
+// setting's line says a plain number is seconds, as --timeout's does.
 
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -25,5 +26,10 @@ describe("config --help", () => {
       /\n {2}pay-network {2}the network --pay pays on when offered several: .*\n {15}--pay-network, TOKENINTEL_PAY_NETWORK\n/,
     );
     expect(r.stdout.replace(/\s+/g, " ")).toContain(`read and change settings: ${names.join(", ")}`);
+  });
+
+  it("config --help says the same of the timeout setting", async () => {
+    const r = await run(["config", "--help"], dir.path);
+    expect(r.stdout).toMatch(/timeout\s+per-request timeout, e\.g\. 30s or 5 \(seconds\)/);
   });
 });

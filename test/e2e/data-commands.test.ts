@@ -1,27 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { recordSchemaFor } from "../../src/api/schemas.js";
 import { AWKWARD_SYMBOLS } from "../../src/sandbox/data.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // The data commands end to end: the built binary against the sandbox on a free port.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
+const servers = useServers();
+const dir = { path: servers.folder() };
+// TA in its older flat form here; the documented form (the sandbox's default) is tested in
+// live-shapes.test.ts.
+const theSandbox = useSandbox({ apiKey: KEY, taStyle: "flat" });
 let sandbox: SandboxServer;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  // TA in its older flat form here; the documented form (the sandbox's default) is tested in
-  // live-shapes.test.ts.
-  sandbox = await startSandbox({ port: 0, apiKey: KEY, taStyle: "flat" });
-  dir = tempDir();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  // Whatever happened above, the key never reached any stream of any run.
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+// Whatever a test does, the key never reaches any stream of any of its runs.
+neverShown(KEY);
 
 /** Runs against another sandbox (one started with other options), with the same key. */
 const cliAt = (server: SandboxServer, args: string[]) =>
@@ -130,18 +127,14 @@ describe("market", () => {
   });
 
   it("removes records the server repeats across pages", async () => {
-    const dupes = await startSandbox({ port: 0, apiKey: KEY, duplicateRate: 1 });
-    try {
-      const r = await cliAt(dupes, ["market", "-c", "base", "-e", "virtuals", "--ndjson"]);
-      expect(r.code).toBe(0);
-      const ids = r.stdout
-        .trim()
-        .split("\n")
-        .map((l) => (JSON.parse(l) as { id: string }).id);
-      expect(ids).toEqual(dupes.data.list("base", "virtuals").map((t) => t.id));
-    } finally {
-      await dupes.close();
-    }
+    const dupes = await servers.sandbox({ apiKey: KEY, duplicateRate: 1 });
+    const r = await cliAt(dupes, ["market", "-c", "base", "-e", "virtuals", "--ndjson"]);
+    expect(r.code).toBe(0);
+    const ids = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { id: string }).id);
+    expect(ids).toEqual(dupes.data.list("base", "virtuals").map((t) => t.id));
   });
 });
 
@@ -222,38 +215,23 @@ describe("output formats", () => {
 
   it("keeps numbers with more digits than a double holds exactly as sent", async () => {
     // The binary parses with exact numbers; checked here through a server that sends them.
-    const { createServer } = await import("node:http");
     const body =
       '{"success":true,"data":[{"id":"x1","token_metrics":{"usd_price":0.000000000123456789012345,"mcap":123456789012345678901234567890,"fdv":1.10}}],"meta":{"pagination":{"page":1,"pageSize":30,"pageCount":1,"total":1}}}';
-    const server = createServer((_req, res) => {
+    const server = await servers.stub((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(body);
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const port = (server.address() as { port: number }).port;
-    try {
-      const r = await run(
-        ["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "--json"],
-        dir.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY },
-        },
-      );
-      expect(r.code).toBe(0);
-      expect(r.stdout).toContain('"usd_price": 0.000000000123456789012345');
-      expect(r.stdout).toContain('"mcap": 123456789012345678901234567890');
-      expect(r.stdout).toContain('"fdv": 1.10');
-      const csv = await run(
-        ["--base-url", `http://127.0.0.1:${port}`, "market", "-c", "base", "-o", "csv"],
-        dir.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY },
-        },
-      );
-      expect(csv.stdout).toContain("x1,0.000000000123456789012345,123456789012345678901234567890,1.10");
-    } finally {
-      server.close();
-    }
+    const r = await run(["--base-url", server.url, "market", "-c", "base", "--json"], dir.path, {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"usd_price": 0.000000000123456789012345');
+    expect(r.stdout).toContain('"mcap": 123456789012345678901234567890');
+    expect(r.stdout).toContain('"fdv": 1.10');
+    const csv = await run(["--base-url", server.url, "market", "-c", "base", "-o", "csv"], dir.path, {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(csv.stdout).toContain("x1,0.000000000123456789012345,123456789012345678901234567890,1.10");
   });
 });
 
@@ -278,15 +256,11 @@ describe("directory, agents, ta, ask", () => {
 
   it("directory accepts a bare JSON array and a paginated envelope", async () => {
     for (const style of ["bare", "paginated"] as const) {
-      const s = await startSandbox({ port: 0, apiKey: KEY, directoryStyle: style });
-      try {
-        const r = await cliAt(s, ["directory", "-c", "solana", "-e", "virtuals", "--json"]);
-        expect(r.code).toBe(0);
-        const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
-        expect(ids).toEqual(s.data.list("solana", "virtuals").map((t) => t.id));
-      } finally {
-        await s.close();
-      }
+      const s = await servers.sandbox({ apiKey: KEY, directoryStyle: style });
+      const r = await cliAt(s, ["directory", "-c", "solana", "-e", "virtuals", "--json"]);
+      expect(r.code).toBe(0);
+      const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
+      expect(ids).toEqual(s.data.list("solana", "virtuals").map((t) => t.id));
     }
   });
 

@@ -1,17 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 22 item 15: an answer with no records says why when it can, and CSV still has its header.
 
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox();
 let sandbox: SandboxServer;
-const dir = tempDir();
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
 
 const cli = (args: string[]) =>

@@ -1,28 +1,20 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
-import { createServer } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_do_not_print`;
+const servers = useServers();
+const freshDir = () => servers.folder();
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
-const freshDir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-};
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  for (const d of dirs) d.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const total = () => sandbox.stats.requests;
 
@@ -109,7 +101,7 @@ describe("API errors", () => {
 
   it("a failure after some pages: --json prints nothing, exit 1", async () => {
     // A server that answers page 1 and fails page 2 for good.
-    const server = createServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       const page = new URL(req.url ?? "/", "http://x").searchParams.get("page");
       if (page === "1") {
         res.writeHead(200, { "content-type": "application/json" });
@@ -125,20 +117,15 @@ describe("API errors", () => {
         res.end(JSON.stringify({ success: false, error: { message: "page vanished" } }));
       }
     });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    try {
-      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-      const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe("");
-      expect(r.stderr.trim()).toBe(
-        "tokenintel: HTTP 404: page vanished [page 2 of 2 failed: records from page 2 on are missing]",
-      );
-    } finally {
-      server.close();
-    }
+    const url = server.url;
+    const r = await run(["--base-url", url, "market", "-c", "base", "--json"], freshDir(), {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe(
+      "tokenintel: HTTP 404: page vanished [page 2 of 2 failed: records from page 2 on are missing]",
+    );
   });
 
   it("an unreachable server: exit 1, one line, no stack trace", async () => {
@@ -169,7 +156,7 @@ describe("API errors", () => {
   });
 });
 
-describe("config and auth", () => {
+describe("auth and the key's store", () => {
   it("auth login --with-token stores the key 0600 in a 0700 folder; status masks it; logout removes it", async () => {
     const home = freshDir();
     const cfg = join(home, "cfg");
@@ -214,81 +201,6 @@ describe("config and auth", () => {
     chmodSync(join(home, "config.json"), 0o644);
     const r = await run(["--base-url", sandbox.url, "auth", "status"], home);
     expect(r.stderr).toMatch(/readable by others \(mode 0644\)/);
-  });
-
-  it("precedence: flag over environment over store, for the key and the base URL", async () => {
-    const home = freshDir();
-    await run(["auth", "login", "--with-token", "--no-verify"], home, { input: "stored-key-aaaaaaaaaaaa" });
-    await run(["config", "set", "base-url", "http://127.0.0.1:9"], home);
-    // Each status checks the key against the stored base URL, a dead port: exit 1, lines printed.
-    const fromStore = await run(["--retries", "0", "auth", "status"], home);
-    expect(fromStore.stdout).toMatch(/stor…aaaa[\s\S]*config store/);
-    const fromEnv = await run(["--retries", "0", "auth", "status"], home, {
-      env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
-    });
-    expect(fromEnv.stdout).toMatch(/env-…bbbb[\s\S]*environment/);
-    const fromFlag = await run(
-      ["--retries", "0", "--api-key", "flag-key-cccccccccccc", "auth", "status"],
-      home,
-      {
-        env: { TOKENINTEL_API_KEY: "env-key-bbbbbbbbbbbbbb" },
-      },
-    );
-    expect(fromFlag.stdout).toMatch(/flag…cccc[\s\S]*--api-key/);
-
-    // The stored base URL (a dead port) loses to the environment, which loses to the flag.
-    const viaStore = await run(["--retries", "0", "market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
-    expect(viaStore.code).toBe(1);
-    const viaEnv = await run(["market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: sandbox.url },
-    });
-    expect(viaEnv.code).toBe(0);
-    const viaFlag = await run(["--base-url", sandbox.url, "market", "-c", "base", "--limit", "1"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: "http://127.0.0.1:9" },
-    });
-    expect(viaFlag.code).toBe(0);
-  });
-
-  it("config set/get/list/unset/path, and a stored chain and output become defaults", async () => {
-    const home = freshDir();
-    expect((await run(["config", "set", "chain", "solana"], home)).code).toBe(0);
-    expect((await run(["config", "set", "output", "ndjson"], home)).code).toBe(0);
-    expect((await run(["config", "get", "chain"], home)).stdout).toBe("solana\n");
-    // The token index is looked for in a cache folder of the test's own, where there is none.
-    expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
-      [
-        "base-url     https://api.dapplooker.com  (default)",
-        "chain        solana                      (config)",
-        "output       ndjson                      (config)",
-        "timeout      30s                         (default)",
-        "retries      3                           (default)",
-        "pay-network  (the offer's first)         (default)",
-        "daily-cap    (no cap)                    (default)",
-        "cache        0 (off)                     (default)",
-        "api-key      (not set)",
-        "token-index  base (not synced); solana (not synced); refresh with 'tokenintel directory --sync'",
-        "",
-      ].join("\n"),
-    );
-    expect((await run(["config", "path"], home)).stdout).toBe(`${join(home, "config.json")}\n`);
-    const r = await run(["--base-url", sandbox.url, "market", "-e", "virtuals", "--limit", "2"], home, {
-      env: { TOKENINTEL_API_KEY: KEY },
-    });
-    expect(r.code).toBe(0);
-    const lines = r.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { token_info: { chain: string } });
-    expect(lines.map((l) => l.token_info.chain)).toEqual(["solana", "solana"]);
-    expect((await run(["config", "unset", "chain"], home)).code).toBe(0);
-    expect((await run(["config", "get", "chain"], home)).code).toBe(1);
-    const bad = await run(["config", "set", "chain", "eth"], home);
-    expect(bad.code).toBe(2);
-    const key = await run(["config", "set", "api-key", "x"], home);
-    expect(key.code).toBe(2);
-    expect(key.stderr).toMatch(/auth login/);
   });
 });
 

@@ -2,10 +2,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fullProgram } from "../../src/program.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir } from "./helpers.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
 
 // Every example a user can copy, from every --help and from README.md's code blocks, run as written
 // through bash against the sandbox: it must exit 0 and show data. Examples that name --sandbox run
@@ -49,7 +50,8 @@ function commandsOf(cmd: Command, path: string[] = []): string[][] {
   return cmd.commands.flatMap((c) => [[...path, c.name()], ...commandsOf(c, [...path, c.name()])]);
 }
 
-const home = tempDir("tokenintel-examples-");
+const home = { path: useServers().folder("tokenintel-examples-") };
+const theSandbox = useSandbox();
 let sandbox: SandboxServer;
 const helpExamples: Example[] = [];
 const readmeExamples = examplesInReadme(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
@@ -58,7 +60,7 @@ const HAVE_JQ = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
 const WALLET = `0x${"5a".repeat(32)}`;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
+  sandbox = theSandbox();
   const program = await fullProgram();
   const helps = await Promise.all(
     [[], ...commandsOf(program)].map(async (path) => ({
@@ -77,11 +79,6 @@ beforeAll(async () => {
   const addresses = (JSON.parse(mints.stdout) as Array<{ address?: string }>).map((r) => r.address ?? "");
   writeFileSync(join(home.path, "mints.txt"), `${addresses.join("\n")}\n`);
 }, 60_000);
-
-afterAll(async () => {
-  await sandbox.close();
-  home.remove();
-});
 
 interface Outcome {
   code: number | null;

@@ -1,32 +1,23 @@
 import { spawn } from "node:child_process";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
-import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir, transcript } from "./helpers.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
+import type { SandboxOptions, SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run, transcript } from "./helpers.js";
 
 // Unattended jobs against a service that throttles, fails and repeats itself: every record exactly
 // once and in order, or a loud failure with no corrupt output. The key never shows.
 
 const KEY = `sk_fault_${Math.random().toString(36).slice(2)}_hush`;
-const dir = tempDir();
-const stops: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  for (const stop of stops) await stop();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+const servers = useServers();
+const dir = { path: servers.folder() };
+neverShown(KEY);
 
-async function sandboxWith(options: SandboxOptions): Promise<SandboxServer> {
-  const s = await startSandbox({ port: 0, apiKey: KEY, seed: 11, ...options });
-  stops.push(() => s.close());
-  return s;
-}
+const sandboxWith = (options: SandboxOptions): Promise<SandboxServer> =>
+  servers.sandbox({ apiKey: KEY, seed: 11, ...options });
 
 async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler);
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  stops.push(() => new Promise<void>((r) => server.close(() => r())));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return (await servers.stub(handler)).url;
 }
 
 const cli = (url: string, args: string[]) =>

@@ -1,7 +1,8 @@
+import type { Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { tempDir, transcript } from "./helpers.js";
-import { type HostileHandler, type HostileServer, hostileServer } from "./hostile-server.js";
+import { type HostileHandler, type HostileServer, hostileServer, rawServer } from "./hostile-server.js";
 
 // Fixtures for the end-to-end tests: servers and folders that a file's tests share or start one
 // each, all stopped and removed after the file; and the check that no secret reached any output,
@@ -39,6 +40,12 @@ export function useServers() {
     },
     async stub(handler: HostileHandler): Promise<HostileServer> {
       const s = await hostileServer(handler);
+      stops.push(() => s.close());
+      return s;
+    },
+    /** A raw TCP stub (see rawServer): for bytes an HTTP server would not send, or a port held busy. */
+    async raw(onSocket: (socket: Socket) => void = () => {}): Promise<{ url: string; port: number }> {
+      const s = await rawServer(onSocket);
       stops.push(() => s.close());
       return s;
     },

@@ -1,26 +1,19 @@
 import type { ServerResponse } from "node:http";
-import { afterAll, describe, expect, it } from "vitest";
-import { type RunResult, run, tempDir, transcript } from "./helpers.js";
-import { type HostileHandler, type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { describe, expect, it } from "vitest";
+import { neverShown, useServers } from "./fixtures.js";
+import { type RunResult, run } from "./helpers.js";
+import { type HostileHandler, type HostileServer, sendJson } from "./hostile-server.js";
 
 // Issue 10, "Memory and time": a hostile server can send an endless body, pages that never end or
 // repeat forever, JSON nested 100,000 deep and strings of many megabytes. Every run ends, in one
 // line on stderr, with what was fetched still printed where the run could print it.
 
 const KEY = `sk_limits_${Math.random().toString(36).slice(2)}_hush`;
-const dir = tempDir();
-const servers: HostileServer[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+const servers = useServers();
+const dir = { path: servers.folder() };
+neverShown(KEY);
 
-async function serve(handler: HostileHandler): Promise<HostileServer> {
-  const s = await hostileServer(handler);
-  servers.push(s);
-  return s;
-}
+const serve = (handler: HostileHandler): Promise<HostileServer> => servers.stub(handler);
 
 const cli = (s: HostileServer, args: string[]) =>
   run(["--base-url", s.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY }, timeoutMs: 60_000 });

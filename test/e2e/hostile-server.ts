@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { createServer as createNetServer, type Socket } from "node:net";
 
 // A small server on loopback that misbehaves the way a test tells it to: the hostile side of the
 // end-to-end tests (endless bodies, lying offers, escape sequences...). Every request it saw is
@@ -56,6 +56,34 @@ export async function hostileServer(handler: HostileHandler): Promise<HostileSer
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A TCP server on loopback that hands each connection to `onSocket` as it is: for answers no HTTP
+ * server would write (a status line with escape sequences or bytes above 0x7f), or for a port that
+ * is only taken, when `onSocket` does nothing.
+ */
+export async function rawServer(
+  onSocket: (socket: Socket) => void,
+): Promise<{ url: string; port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createNetServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

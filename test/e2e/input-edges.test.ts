@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv, run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // Issue 22 D: input and answers that used to run away or crash: endless standard input, a rate too
 // slow for a timer, a Location that is not a URL.
 
-const dir = tempDir();
-afterAll(() => dir.remove());
+const servers = useServers();
+const dir = { path: servers.folder() };
 
 describe("standard input", () => {
   it("is read up to 4 MiB: `yes | tokenintel market --tickers -` ends at once with one line, exit 2", async () => {
@@ -52,7 +53,7 @@ describe("--rate", () => {
 describe("answers that lie", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       if (req.url?.startsWith("/redirect")) {
         res.writeHead(302, { location: "http://[::1" });
         res.end();
@@ -62,7 +63,6 @@ describe("answers that lie", () => {
       res.end('{"success":true,"data":[]}');
     });
   });
-  afterAll(() => server.close());
 
   it("a Location that is not a URL is one line, exit 1, no TypeError", async () => {
     const r = await run(["--base-url", server.url, "--api-key", "k", "api", "/redirect"], dir.path);

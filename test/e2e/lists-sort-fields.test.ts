@@ -1,11 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../src/contract/api.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
 import type { TokenBase } from "../../src/sandbox/tokens.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 12: answers that are right (the real top n, LF CSV, ask --fields, records paid for kept,
 // --strict) and the conveniences around lists, --fields, --sort and table-only flags. The built
@@ -13,20 +14,13 @@ import { run, tempDir, transcript } from "./helpers.js";
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
 const WALLET = generatePrivateKey();
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  dir = tempDir();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(KEY);
-  expect(all).not.toContain(WALLET.slice(2));
-});
+neverShown(KEY, WALLET.slice(2));
 
 const cli = (args: string[], options: { input?: string; env?: Record<string, string> } = {}) =>
   run(["--base-url", sandbox.url, ...args], dir.path, {
@@ -151,11 +145,11 @@ describe("3. ask --fields means the same in every format", () => {
 });
 
 describe("4. hitting --max-spend keeps what was paid for", () => {
+  const thePaid = useSandbox();
   let paid: SandboxServer;
-  beforeAll(async () => {
-    paid = await startSandbox({ port: 0 });
+  beforeAll(() => {
+    paid = thePaid();
   });
-  afterAll(() => paid.close());
   const directory = (args: string[]) =>
     run(
       ["--base-url", paid.url, "directory", "-c", "base", "--pay", "--max-spend", "0.02", ...args],

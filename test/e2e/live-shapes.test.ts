@@ -1,8 +1,9 @@
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxOptions, type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxOptions, SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { sendJson } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
 // The live service's documented shapes (live-notes, "Shapes in the provider's public docs"): the
@@ -10,26 +11,17 @@ import { inTerminal, plain } from "./terminal-session.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_shapes`;
 const WALLET = generatePrivateKey();
-const dir = tempDir();
-const servers: SandboxServer[] = [];
+const servers = useServers();
+const dir = { path: servers.folder() };
+const start = (options: SandboxOptions = {}): Promise<SandboxServer> =>
+  servers.sandbox({ apiKey: KEY, ...options });
+
+const theSandbox = useSandbox({ apiKey: KEY }); // documented TA is the default
 let sandbox: SandboxServer;
-
-async function start(options: SandboxOptions = {}): Promise<SandboxServer> {
-  const s = await startSandbox({ port: 0, apiKey: KEY, ...options });
-  servers.push(s);
-  return s;
-}
-
-beforeAll(async () => {
-  sandbox = await start(); // documented TA is the default
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  dir.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(KEY);
-  expect(all).not.toContain(WALLET.slice(2));
-});
+neverShown(KEY, WALLET.slice(2));
 
 const at = (s: SandboxServer, args: string[], env: Record<string, string> = {}) =>
   run(["--base-url", s.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
@@ -122,22 +114,18 @@ describe("identity wherever it is", () => {
             { token_id: "t2", token_symbol: "BBB", token_metrics: { price_change_percentage_1h: -2 } },
           ]
         : [{ token_id: "t2", token_symbol: "BBB", token_metrics: { price_change_percentage_1h: -2 } }];
-    const server = await hostileServer((req, res) => {
+    const server = await servers.stub((req, res) => {
       const n = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
       sendJson(res, { data: n <= 2 ? page(n) : [] });
     });
-    try {
-      const table = await run(["--base-url", server.url, "ta", "-o", "table", "--color", "never"], dir.path, {
-        env: { TOKENINTEL_API_KEY: KEY },
-      });
-      expect(table.code, table.stderr).toBe(0);
-      const lines = table.stdout.trimEnd().split("\n");
-      expect(lines[0]).toMatch(/^SYMBOL\s+1h\s+RSI$/);
-      expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["AAA", "BBB"]);
-      expect(lines[2]).toMatch(/-2\.00%/);
-    } finally {
-      await server.close();
-    }
+    const table = await run(["--base-url", server.url, "ta", "-o", "table", "--color", "never"], dir.path, {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(table.code, table.stderr).toBe(0);
+    const lines = table.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^SYMBOL\s+1h\s+RSI$/);
+    expect(lines.slice(1).map((l) => l.split(/\s+/)[0])).toEqual(["AAA", "BBB"]);
+    expect(lines[2]).toMatch(/-2\.00%/);
   });
 });
 
@@ -158,22 +146,18 @@ describe("agents by addresses and ids", () => {
   });
 
   it("shows rug_status when sent and never requires it", async () => {
-    const server = await hostileServer((_req, res) =>
+    const server = await servers.stub((_req, res) =>
       sendJson(res, { success: true, data: [{ id: "a1", agent_info: { symbol: "NORUG" } }] }),
     );
-    try {
-      const r = await run(
-        ["--base-url", server.url, "agents", "-c", "base", "-o", "table", "--color", "never"],
-        dir.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY },
-        },
-      );
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/NORUG/);
-    } finally {
-      await server.close();
-    }
+    const r = await run(
+      ["--base-url", server.url, "agents", "-c", "base", "-o", "table", "--color", "never"],
+      dir.path,
+      {
+        env: { TOKENINTEL_API_KEY: KEY },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/NORUG/);
   });
 });
 
@@ -194,22 +178,18 @@ describe("ask", () => {
   });
 
   it("an answer without tokenDetails prints the answer alone", async () => {
-    const server = await hostileServer((_req, res) =>
+    const server = await servers.stub((_req, res) =>
       sendJson(res, { questionId: "q", answerId: "a", nlpResponse: "Calm day." }),
     );
-    try {
-      const r = await run(
-        ["--base-url", server.url, "ask", "anything", "-o", "table", "--color", "never"],
-        dir.path,
-        {
-          env: { TOKENINTEL_API_KEY: KEY },
-        },
-      );
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/Calm day\./);
-    } finally {
-      await server.close();
-    }
+    const r = await run(
+      ["--base-url", server.url, "ask", "anything", "-o", "table", "--color", "never"],
+      dir.path,
+      {
+        env: { TOKENINTEL_API_KEY: KEY },
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Calm day\./);
   });
 });
 

@@ -3,31 +3,34 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generatePrivateKey } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import MARKET_COMMAND from "../../src/commands/market/index.js";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // `tokenintel mcp` driven by the MCP SDK's own client over stdio, as an agent would: the built
 // binary as a subprocess, against the sandbox and hostile servers.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_mcp`;
 const WALLET = generatePrivateKey();
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
+beforeAll(() => {
+  sandbox = theSandbox();
+});
 const clients: Array<{ client: Client; stderr: () => string }> = [];
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-});
-afterAll(async () => {
-  for (const { client } of clients) await client.close().catch(() => {});
-  await sandbox.close();
-  dir.remove();
-  for (const { stderr } of clients) {
-    expect(stderr()).not.toContain(KEY);
-    expect(stderr()).not.toContain(WALLET.slice(2));
+// The MCP servers a test started are closed after it, and the key and the wallet must not be in
+// what they wrote to stderr: the test that leaked is the one that fails.
+afterEach(async () => {
+  for (const { client, stderr } of clients.splice(0)) {
+    await client.close().catch(() => {});
+    expect(stderr(), "a secret reached the MCP server's stderr in this test").not.toContain(KEY);
+    expect(stderr(), "a secret reached the MCP server's stderr in this test").not.toContain(WALLET.slice(2));
   }
 });
 
@@ -178,11 +181,10 @@ describe("tokenintel mcp", () => {
 describe("tokenintel mcp when its client goes away", () => {
   let hanging: HostileServer;
   beforeAll(async () => {
-    hanging = await hostileServer(() => {
+    hanging = await servers.stub(() => {
       // Never answers: the call is in flight when the client leaves.
     });
   });
-  afterAll(() => hanging.close());
 
   it("ends, with no request left behind, when the client closes mid-call", async () => {
     const { client, transport } = await connect(["--base-url", hanging.url, "--timeout", "60", "mcp"]);

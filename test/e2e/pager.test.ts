@@ -1,22 +1,20 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { baseEnv, run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { baseEnv, run } from "./helpers.js";
 import { commandLine, launchPty, plain } from "./terminal-session.js";
 
 // Issue 12, item 11: a table longer than the terminal goes through a pager, as git and gh do;
 // never into a pipe, never with --no-pager or PAGER=. The pagers here are small shell scripts that
 // say they ran and what they were given.
 
-const dir = tempDir();
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox();
 let sandbox: SandboxServer;
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-});
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
 
 function script(name: string, body: string): string {

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { escapeForTerminal } from "../../src/output/sanitize.js";
-import { run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 import { inTerminal } from "./terminal-session.js";
 
 // Issue 12, item 10: JSON on a terminal is indented and coloured like jq's; piped, it is exactly
 // what it was (made for jq), uncoloured. The server here names its token with escape sequences and
 // sends numbers no double can hold.
 
-const dir = tempDir();
-afterAll(() => dir.remove());
+const servers = useServers();
+const dir = { path: servers.folder() };
 
 const EVIL = "Evil\x1b]52;c;cHduZWQ=\x07\x1b[2J\u009b31mred\u202egnp.exe";
 const TINY = "0.000000000000000000123456789";
@@ -40,9 +41,8 @@ const PIPED_JSON = `[
 
 let server: HostileServer;
 beforeAll(async () => {
-  server = await hostileServer((_req, res) => sendJson(res, PAGE));
+  server = await servers.stub((_req, res) => sendJson(res, PAGE));
 });
-afterAll(() => server.close());
 const against = () => ["--base-url", server.url, "--api-key", "key-for-pretty-json"];
 
 const KEY = (name: string) => `\x1b[1;34m"${name}"\x1b[0m: `;

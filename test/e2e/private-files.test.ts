@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
 import { run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // Issue 22 C, 2 and D through the built binary: the token index is written whole or not at all, is
 // not trusted in a folder or file others can write, is said to be damaged when it is, and a cache
@@ -14,19 +15,16 @@ const DIRECTORY = [
   { id: "id-b", symbol: "BBB", name: "Triple B", address: "0xb2", chain: "base", ecosystem: "base" },
 ];
 
+const servers = useServers();
 let server: HostileServer;
-const config = tempDir("tokenintel-pf-config-");
+const config = { path: servers.folder("tokenintel-pf-config-") };
 beforeAll(async () => {
-  server = await hostileServer((req, res) => {
+  server = await servers.stub((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     res.setHeader("content-type", "application/json");
     const page = url.searchParams.get("page") === "1" ? DIRECTORY : [];
     res.end(JSON.stringify({ success: true, data: url.pathname === "/v1/crypto-metainfo" ? page : [] }));
   });
-});
-afterAll(async () => {
-  await server?.close();
-  config.remove();
 });
 
 const cli = (cache: string, args: string[]) =>

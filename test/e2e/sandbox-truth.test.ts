@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 22 item 19: one token, one truth in the sandbox. market, ask, ta and agents tell the same
 // figures for a token, and --live moves markets by small steps, not to another token's scale.
 
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox();
+const theLive = useSandbox({ liveSeconds: 1 });
 let sandbox: SandboxServer;
 let live: SandboxServer;
-const dir = tempDir();
-beforeAll(async () => {
-  [sandbox, live] = await Promise.all([startSandbox({ port: 0 }), startSandbox({ port: 0, liveSeconds: 1 })]);
-});
-afterAll(async () => {
-  await Promise.all([sandbox.close(), live.close()]);
-  dir.remove();
+beforeAll(() => {
+  [sandbox, live] = [theSandbox(), theLive()];
 });
 
 const cli = (server: SandboxServer, args: string[]) =>

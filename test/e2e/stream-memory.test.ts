@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { BIN, baseEnv } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // Issue 23: a stream's memory does not grow with its length. A server serves 3,000 directory pages
 // of 100 records, each page repeating the last record of the one before (as the live service
@@ -13,11 +14,12 @@ const PAGES = 3000;
 const SIZE = 100;
 const idOf = (page: number, i: number) =>
   `${page.toString(16).padStart(8, "0")}${i.toString(16).padStart(4, "0")}b45e`;
+const servers = useServers();
 let server: HostileServer;
-const dir = tempDir();
+const dir = { path: servers.folder() };
 
 beforeAll(async () => {
-  server = await hostileServer((req, res) => {
+  server = await servers.stub((req, res) => {
     const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
     const records: string[] = [];
     if (page > 1) records.push(`{"id":"${idOf(page - 1, SIZE - 2)}","symbol":"R"}`);
@@ -28,10 +30,6 @@ beforeAll(async () => {
       `{"success":true,"data":[${records.join(",")}],"meta":{"pagination":{"page":${page},"pageSize":${SIZE},"pageCount":${PAGES},"total":${PAGES * SIZE}}}}`,
     );
   });
-});
-afterAll(async () => {
-  await server.close();
-  dir.remove();
 });
 
 describe("a long NDJSON stream", () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
 // A market table whose token names hold emoji, CJK and accents, drawn in a real terminal: every
@@ -60,10 +60,11 @@ function cellSpans(line: string): Array<[start: number, end: number]> {
   return spans;
 }
 
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
 let server: HostileServer;
 beforeAll(async () => {
-  server = await hostileServer((req, res) => {
+  server = await servers.stub((req, res) => {
     if (!req.url?.startsWith("/v1/crypto-market/")) return sendJson(res, { success: false }, 404);
     // Every number the same in every row, so that only the names could move a column.
     const data = TOKENS.map(([symbol, name], i) => ({
@@ -80,10 +81,6 @@ beforeAll(async () => {
     }));
     sendJson(res, { success: true, data });
   });
-});
-afterAll(async () => {
-  await server.close();
-  dir.remove();
 });
 
 describe("a market table of token names with emoji, in a terminal", () => {

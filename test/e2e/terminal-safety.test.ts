@@ -1,24 +1,18 @@
 import { spawn } from "node:child_process";
-import {
-  chmodSync,
-  chownSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, baseEnv, type RunResult, run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { BIN, baseEnv, type RunResult, run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
-// Issue 10, items 10-15: what reaches the terminal, the key in every encoding, the config store's
-// files, a full disk on stdout, and numbers in exponent form. Every server here is hostile.
+// Issue 10, items 10-15: what reaches the terminal, the key in every encoding, a full disk on
+// stdout, and numbers in exponent form. Every server here is hostile. (Items 12 and 13, the config
+// store's files, are in config-errors.test.ts and config-store.test.ts.)
 
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
 let n = 0;
 /** A fresh config folder for one run. */
 const fresh = () => {
@@ -26,9 +20,6 @@ const fresh = () => {
   mkdirSync(path, { mode: 0o700 });
   return path;
 };
-afterAll(() => dir.remove());
-
-const sh = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
 /** A market page whose token is named with every terminal attack in the issue. */
 const HOSTILE_NAME =
@@ -72,7 +63,7 @@ async function inPty(
 describe("10: nothing from the server acts on the terminal", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       if (req.url?.startsWith("/v1/fail")) {
         sendJson(res, { message: `boom ${HOSTILE_NAME}` }, 400);
         return;
@@ -80,7 +71,6 @@ describe("10: nothing from the server acts on the terminal", () => {
       sendJson(res, HOSTILE_PAGE);
     });
   });
-  afterAll(() => server.close());
   const against = () => ["--base-url", server.url, "--api-key", "key-for-terminal-tests"];
 
   for (const format of ["json", "ndjson", "csv", "table"]) {
@@ -148,7 +138,7 @@ describe("11: the key is redacted in every form it can take", () => {
 
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((req, res) => {
+    server = await servers.stub((req, res) => {
       const url = req.url ?? "";
       if (url.startsWith("/v1/error")) sendJson(res, { message: `bad key: ${ECHO}` }, 400);
       else if (url.startsWith("/v1/redirect")) {
@@ -162,7 +152,6 @@ describe("11: the key is redacted in every form it can take", () => {
       else sendJson(res, { ok: true });
     });
   });
-  afterAll(() => server.close());
   const env = () => ({ TOKENINTEL_API_KEY: KEY });
   const check = (r: RunResult) => {
     expect(leaked(r.stderr)).toEqual([]);
@@ -218,116 +207,6 @@ describe("11: the key is redacted in every form it can take", () => {
   });
 });
 
-describe("12: a corrupt config file is never quoted", () => {
-  const STORED = "sk_live_STOREDSECRET_0123456789";
-  it("names the file and what to do, in one line, exit 2, for every command that reads it", async () => {
-    // A quote lost in an edit (Node's parser quotes the text around the error), and a cut file.
-    for (const corrupt of [`{"apiKey": ${STORED}"}`, `{"apiKey": "${STORED}", "settings": {"chain": `]) {
-      const home = fresh();
-      const file = join(home, "config.json");
-      writeFileSync(file, corrupt, { mode: 0o600 });
-      for (const args of [
-        ["auth", "status"],
-        ["auth", "login", "--with-token", "--no-verify"],
-        ["config", "list"],
-        ["config", "set", "chain", "base"],
-        ["market", "-c", "base"],
-      ]) {
-        const r = await run(args, home, { input: "new-key-0123456789" });
-        expect(r.code, args.join(" ")).toBe(2);
-        expect(r.stderr).toBe(`tokenintel: the config file ${file} is not valid JSON; fix it or remove it\n`);
-        for (let i = 0; i + 6 <= STORED.length; i++) expect(r.stderr).not.toContain(STORED.slice(i, i + 6));
-      }
-      expect(readFileSync(file, "utf8")).toBe(corrupt); // nothing overwritten
-    }
-  });
-});
-
-/** Runs the binary under `umask 000`, the way a careless environment would start it. */
-function runUmask000(args: string[], env: Record<string, string>, input: string): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const command = `umask 000; exec ${[process.execPath, BIN, ...args].map(sh).join(" ")}`;
-    const child = spawn("sh", ["-c", command], { env: { ...baseEnv(fresh()), ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-describe("13: config folders and files are the user's own and private", () => {
-  const KEY = "perm-test-key-0123456789";
-  it("under umask 000, every folder created is 0700 and the file 0600", async () => {
-    const root = fresh();
-    const cfg = join(root, "a", "b", "tokenintel");
-    const r = await runUmask000(
-      ["auth", "login", "--with-token", "--no-verify"],
-      { TOKENINTEL_CONFIG_DIR: cfg },
-      KEY,
-    );
-    expect(r.code, r.stderr).toBe(0);
-    for (const d of [join(root, "a"), join(root, "a", "b"), cfg])
-      expect(statSync(d).mode & 0o777).toBe(0o700);
-    expect(statSync(join(cfg, "config.json")).mode & 0o777).toBe(0o600);
-    const set = await runUmask000(["config", "set", "chain", "base"], { TOKENINTEL_CONFIG_DIR: cfg }, "");
-    expect(set.code).toBe(0);
-    expect(statSync(join(cfg, "config.json")).mode & 0o777).toBe(0o600);
-  });
-
-  /** A store with a key and a base URL, then spoiled by `spoil`; every reader must refuse it. */
-  async function expectRefused(spoil: (home: string, file: string) => void, pattern: RegExp) {
-    const home = fresh();
-    const file = join(home, "config.json");
-    expect((await run(["auth", "login", "--with-token", "--no-verify"], home, { input: KEY })).code).toBe(0);
-    expect((await run(["config", "set", "base-url", "http://127.0.0.1:9"], home)).code).toBe(0);
-    spoil(home, file);
-    for (const args of [
-      ["auth", "status"],
-      ["config", "list"],
-      ["market", "-c", "base"],
-    ]) {
-      const r = await run(args, home);
-      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(pattern);
-      expect(r.stderr.split("\n").filter(Boolean)).toHaveLength(1);
-      expect(r.stderr).not.toContain(KEY);
-    }
-  }
-
-  // Only root can hand a file to another user (uid 65534): these two run where the runner is root.
-  // The same checks run everywhere as unit tests with an injected stat (test/unit/terminal-safety.test.ts).
-  const canChown = process.getuid?.() === 0;
-  it.runIf(canChown)("refuses a config file owned by another user (as root: chowned to nobody)", async () => {
-    await expectRefused(
-      (_, file) => chownSync(file, 65534, 65534),
-      /^tokenintel: the config file .*config\.json is not yours \(owner uid 65534\); remove it, or set TOKENINTEL_CONFIG_DIR/,
-    );
-  });
-
-  it.runIf(canChown)(
-    "refuses a config folder owned by another user (as root: chowned to nobody)",
-    async () => {
-      await expectRefused(
-        (home) => chownSync(home, 65534, 65534),
-        /^tokenintel: the config folder .* is not yours \(owner uid 65534\)/,
-      );
-    },
-  );
-
-  it("refuses a config file or folder that others may write to", async () => {
-    await expectRefused(
-      (_, file) => chmodSync(file, 0o666),
-      /^tokenintel: the config file .*config\.json is writable by others \(mode 0666\); run: chmod 600 '/,
-    );
-    await expectRefused(
-      (home) => chmodSync(home, 0o777),
-      /^tokenintel: the config folder .* is writable by others \(mode 0777\); run: chmod 700 '/,
-    );
-  });
-});
-
 /** Runs the binary with stdout on /dev/full. */
 function runToFullDisk(args: string[]): Promise<RunResult> {
   return new Promise((resolve) => {
@@ -347,9 +226,8 @@ function runToFullDisk(args: string[]): Promise<RunResult> {
 describe("14: a full disk on stdout", () => {
   let server: HostileServer;
   beforeAll(async () => {
-    server = await hostileServer((_req, res) => sendJson(res, HOSTILE_PAGE));
+    server = await servers.stub((_req, res) => sendJson(res, HOSTILE_PAGE));
   });
-  afterAll(() => server.close());
 
   for (const args of [
     ["market", "-c", "base", "-o", "table"],
@@ -379,7 +257,7 @@ describe("15: numbers in exponent form in a table", () => {
       '"price_change_percentage_7d":1e400',
     ].join(",");
     const second = '"usd_price":2.5e+06,"mcap":"1e400","price_change_percentage_1h":"1.5e-07"';
-    server = await hostileServer((_req, res) =>
+    server = await servers.stub((_req, res) =>
       sendJson(
         res,
         marketPage([
@@ -389,7 +267,6 @@ describe("15: numbers in exponent form in a table", () => {
       ),
     );
   });
-  afterAll(() => server.close());
 
   it("formats them from their digits: never 0, Infinity or NaN", async () => {
     const r = await run(

@@ -2,27 +2,23 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
 import { launchPty } from "./terminal-session.js";
 
 // What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).
 
-const dir = tempDir();
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox();
+const theSlow = useSandbox({ latencyMs: 60 });
+const theLive = useSandbox({ liveSeconds: 1 });
 let sandbox: SandboxServer;
 let slow: SandboxServer;
 let live: SandboxServer;
-beforeAll(async () => {
-  [sandbox, slow, live] = await Promise.all([
-    startSandbox({ port: 0 }),
-    startSandbox({ port: 0, latencyMs: 60 }),
-    startSandbox({ port: 0, liveSeconds: 1 }),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([sandbox.close(), slow.close(), live.close()]);
-  dir.remove();
+beforeAll(() => {
+  [sandbox, slow, live] = [theSandbox(), theSlow(), theLive()];
 });
 
 /** Five virtuals tokens on Base: the table most of these tests look at. */

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 
 // `tokenintel trending` end to end: the built binary against the sandbox (documented shape: the
 // symbol and figures at the top level), and against a server that sends another plausible shape.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_trend`;
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-let dir: ReturnType<typeof tempDir>;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  dir = tempDir();
+beforeAll(() => {
+  sandbox = theSandbox();
 });
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
+neverShown(KEY);
 
 const cli = (args: string[], env: Record<string, string> = {}, base = sandbox.url) =>
   run(["--base-url", base, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY, ...env } });
@@ -122,7 +119,7 @@ describe("trending against another shape", () => {
   beforeAll(async () => {
     // Numbers as JSON numbers, figures nested as market nests them, no rank, `id` not `token_id`,
     // a bare array: each a shape detail that must not stop the records from being shown.
-    server = await hostileServer((_req, res) => {
+    server = await servers.stub((_req, res) => {
       res.setHeader("content-type", "application/json");
       res.end(
         JSON.stringify([
@@ -136,7 +133,6 @@ describe("trending against another shape", () => {
       );
     });
   });
-  afterAll(() => server.close());
 
   it("shows the record all the same", async () => {
     const r = await cli(["trending", "-o", "table"], { COLUMNS: "120" }, server.url);

@@ -1,26 +1,28 @@
-import { createServer, type Server } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir, transcript } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { neverShown, useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // Issue 12 item 16 ("Smaller"), through the built binary: a busy sandbox port, errors from
-// TOKENINTEL_* variables, --timeout's unit, `help <command>`, bare command groups, `api -i`'s
-// reason phrase, and `config list`'s sources. (Too-large numbers and --page with a list are usage
-// errors, tested in-process: test/commands/usage-details.test.ts.)
+// TOKENINTEL_* variables, --timeout's unit, `help <command>`, bare command groups and `api -i`'s
+// reason phrase. (Too-large numbers and --page with a list are usage errors, tested in-process:
+// test/commands/usage-details.test.ts; `config list`'s sources and `config --help` on the timeout
+// are in config-commands.test.ts and config-help.test.ts.)
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_smaller`;
 const WALLET = `0x${"5a".repeat(32)}`;
+const servers = useServers();
+const freshDir = () => servers.folder();
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-const dirs: Array<ReturnType<typeof tempDir>> = [];
-const freshDir = () => {
-  const d = tempDir();
-  dirs.push(d);
-  return d.path;
-};
+beforeAll(() => {
+  sandbox = theSandbox();
+});
+neverShown(KEY);
 
 /** A raw TCP server that answers every request with `head` (status line and headers) and `body`. */
-async function rawServer(head: string, body: string): Promise<{ url: string; server: Server }> {
-  const server = createServer((socket) => {
+const rawServer = (head: string, body: string): Promise<{ url: string }> =>
+  servers.raw((socket) => {
     socket.once("data", () => {
       socket.end(
         Buffer.concat([
@@ -31,37 +33,16 @@ async function rawServer(head: string, body: string): Promise<{ url: string; ser
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`, server };
-}
-const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-});
-afterAll(async () => {
-  await sandbox.close();
-  for (const d of dirs) d.remove();
-  expect(transcript.join("\n")).not.toContain(KEY);
-});
 
 describe("a: sandbox --port on a busy port", () => {
   it("is one line and exit 1, no stack trace", async () => {
-    const busy = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
-    const address = busy.address();
-    const port = typeof address === "object" && address ? address.port : 0;
-    try {
-      const r = await run(["sandbox", "--port", String(port)], freshDir());
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe("");
-      expect(r.stderr).toBe(
-        `tokenintel: sandbox: 127.0.0.1:${port} is already in use; pick another --port, or --port 0 for a free one\n`,
-      );
-    } finally {
-      await closeServer(busy);
-    }
+    const { port } = await servers.raw();
+    const r = await run(["sandbox", "--port", String(port)], freshDir());
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `tokenintel: sandbox: 127.0.0.1:${port} is already in use; pick another --port, or --port 0 for a free one\n`,
+    );
   });
 });
 
@@ -136,10 +117,6 @@ describe("d: --timeout without a unit is seconds, and the help says so", () => {
       /--timeout <duration> per-request timeout: 30s, 500ms, 2m, or a plain number of seconds/,
     );
   });
-  it("config --help says the same of the timeout setting", async () => {
-    const r = await run(["config", "--help"], freshDir());
-    expect(r.stdout).toMatch(/timeout\s+per-request timeout, e\.g\. 30s or 5 \(seconds\)/);
-  });
 });
 
 describe("f: help <command>", () => {
@@ -199,71 +176,21 @@ describe("h: api -i shows the reason phrase", () => {
     expect(r.stderr.split("\n")[0]).toBe("HTTP/1.1 404 Not Found");
   });
   it("a server's own phrase, made inert: no escapes, printable ASCII only, bounded", async () => {
-    const { url, server } = await rawServer(
+    const { url } = await rawServer(
       "HTTP/1.1 404 Gone \x1b]0;pwned\x07\x1b[31mfishing\x9b2J\x80\xff",
       '{"success":false}',
     );
-    try {
+    {
       const r = await run(["--base-url", url, "--retries", "0", "api", "/v1/x", "-i"], freshDir());
       expect(r.code).toBe(1);
       expect(r.stderr.split("\n")[0]).toBe("HTTP/1.1 404 Gone fishing2J");
       expect(r.stderr).not.toMatch(/[^\n\x20-\x7e]/);
-    } finally {
-      await closeServer(server);
     }
     const long = await rawServer(`HTTP/1.1 200 ${"A".repeat(500)}`, '{"success":true}');
-    try {
+    {
       const r = await run(["--base-url", long.url, "api", "/v1/x", "-i"], freshDir());
       expect(r.code).toBe(0);
       expect(r.stderr.split("\n")[0]).toBe(`HTTP/1.1 200 ${"A".repeat(64)}…`);
-    } finally {
-      await closeServer(long.server);
     }
-  });
-});
-
-describe("i: config list shows effective values and where each comes from", () => {
-  it("flag, env (named), config and default; the key hidden", async () => {
-    const home = freshDir();
-    expect((await run(["config", "set", "chain", "solana"], home)).code).toBe(0);
-    expect((await run(["config", "set", "output", "csv"], home)).code).toBe(0);
-    expect((await run(["config", "set", "retries", "5"], home)).code).toBe(0);
-    expect((await run(["auth", "login", "--with-token", "--no-verify"], home, { input: KEY })).code).toBe(0);
-    const r = await run(["--timeout", "45s", "--no-cache", "config", "list"], home, {
-      env: { TOKENINTEL_CHAIN: "base", TOKENINTEL_CACHE_DIR: home },
-    });
-    expect(r.code).toBe(0);
-    const lines = r.stdout.split("\n");
-    const row = (key: string) => lines.find((l) => l.startsWith(`${key} `))?.replace(/\s+/g, " ");
-    expect(row("base-url")).toBe("base-url https://api.dapplooker.com (default)");
-    expect(row("chain")).toBe("chain base (env TOKENINTEL_CHAIN)");
-    expect(row("output")).toBe("output csv (config)");
-    expect(row("timeout")).toBe("timeout 45s (flag --timeout)");
-    expect(row("retries")).toBe("retries 5 (config)");
-    expect(row("cache")).toBe("cache 0 (off) (flag --no-cache)");
-    expect(row("api-key")).toBe("api-key (set; see 'tokenintel auth status') (config)");
-    expect(r.stdout).not.toContain(KEY);
-    // Aligned: every value starts in the same column.
-    const starts = lines.filter(Boolean).map((l) => /^\S+\s+/.exec(l)![0].length);
-    expect(new Set(starts).size).toBe(1);
-
-    const env = await run(["--sandbox", "config", "list"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE: "10m", TOKENINTEL_CACHE_DIR: home },
-    });
-    const envRow = (key: string) =>
-      env.stdout
-        .split("\n")
-        .find((l) => l.startsWith(`${key} `))
-        ?.replace(/\s+/g, " ");
-    expect(envRow("base-url")).toBe("base-url (a local sandbox) (flag --sandbox)");
-    expect(envRow("cache")).toBe("cache 10m (env TOKENINTEL_CACHE)");
-    expect(envRow("api-key")).toBe("api-key (set; see 'tokenintel auth status') (flag --sandbox)");
-    const fromEnv = await run(["config", "list"], home, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: home },
-    });
-    expect(fromEnv.stdout).toMatch(
-      /^api-key\s+\(set; see 'tokenintel auth status'\)\s+\(env TOKENINTEL_API_KEY\)$/m,
-    );
-    expect(fromEnv.stdout).not.toContain(KEY);
   });
 });

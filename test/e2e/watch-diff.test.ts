@@ -1,12 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import type { HostileServer } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
 // --watch --diff: one NDJSON line per changed field, exact values, against a server whose
 // refreshes are scripted (one request a refresh: a single short page).
 
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
 let server: HostileServer;
 /** Requests before the running test's first: each test's watch starts at the first refresh. */
 let start = 0;
@@ -28,15 +30,11 @@ const REFRESHES = [
 ];
 
 beforeAll(async () => {
-  server = await hostileServer((_req, res, _seen, index) => {
+  server = await servers.stub((_req, res, _seen, index) => {
     res.setHeader("content-type", "application/json");
     const data = REFRESHES[Math.min(index - start, REFRESHES.length - 1)];
     res.end(`{"success":true,"data":${JSON.stringify(data)}}`);
   });
-});
-afterAll(async () => {
-  await server.close();
-  dir.remove();
 });
 
 const cli = (args: string[], env: Record<string, string> = {}) => {

@@ -2,23 +2,23 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { BIN, baseEnv, run, tempDir } from "./helpers.js";
-import { type HostileServer, hostileServer, sendJson } from "./hostile-server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { BIN, baseEnv, run } from "./helpers.js";
+import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
 // --watch into a pipe (NDJSON lines, --count, --changes) and on a terminal of any size.
 
-const dir = tempDir();
+const servers = useServers();
+const dir = { path: servers.folder() };
+const theSandbox = useSandbox();
+const theLive = useSandbox({ liveSeconds: 1 });
 let sandbox: SandboxServer;
 let live: SandboxServer;
-beforeAll(async () => {
-  [sandbox, live] = await Promise.all([startSandbox({ port: 0 }), startSandbox({ port: 0, liveSeconds: 1 })]);
-});
-afterAll(async () => {
-  await Promise.all([sandbox.close(), live.close()]);
-  dir.remove();
+beforeAll(() => {
+  [sandbox, live] = [theSandbox(), theLive()];
 });
 
 const against = (server: { url: string; apiKey?: string }) => [
@@ -95,7 +95,7 @@ describe("--watch into a pipe", () => {
       [record("a", "1.10"), record("b", "2.00000000000000000002"), record("c", "3", "11")],
     ];
     let firstPages = 0;
-    const server: HostileServer = await hostileServer((req, res) => {
+    const server: HostileServer = await servers.stub((req, res) => {
       const page = new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1";
       const data = page === "1" ? refreshes[Math.min(firstPages++, 2)]! : [];
       sendJson(
@@ -103,7 +103,7 @@ describe("--watch into a pipe", () => {
         `{"success":true,"data":[${data.join(",")}],"meta":{"pagination":{"page":${page},"pageSize":30,"pageCount":1,"total":3}}}`,
       );
     });
-    try {
+    {
       const args = [...against(server), "market", "-c", "base", "--watch", "1s", "--count", "3"];
       const r = await run([...args, "--changes"], dir.path);
       expect(r.stderr).toBe("");
@@ -123,8 +123,6 @@ describe("--watch into a pipe", () => {
       expect(narrowed.stdout.split("\n")[3]).toBe(
         '{"id":"b","token_metrics":{"usd_price":2.00000000000000000002}}',
       );
-    } finally {
-      await server.close();
     }
   });
 

@@ -1,13 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
-import { run, tempDir } from "./helpers.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { SandboxServer } from "../../src/sandbox/server.js";
+import { useSandbox, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
 // --where end to end: what the binary keeps equals a jq-style filter of the full output, computed
 // here from that output with a comparator of the test's own (exact, through BigInt).
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_where`;
+const dir = { path: useServers().folder() };
+const theSandbox = useSandbox({ apiKey: KEY });
 let sandbox: SandboxServer;
-let dir: ReturnType<typeof tempDir>;
 type Rec = Record<string, unknown>;
 let fullMarket: Rec[];
 
@@ -15,16 +17,11 @@ const cli = (args: string[]) =>
   run(["--base-url", sandbox.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY } });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, apiKey: KEY });
-  dir = tempDir();
+  sandbox = theSandbox();
   const r = await cli(["market", "-c", "base", "--json"]);
   expect(r.code, r.stderr).toBe(0);
   fullMarket = JSON.parse(r.stdout) as Rec[];
   expect(fullMarket.length).toBeGreaterThan(300);
-});
-afterAll(async () => {
-  await sandbox.close();
-  dir.remove();
 });
 
 function get(record: unknown, path: string): unknown {

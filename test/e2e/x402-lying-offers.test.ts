@@ -2,10 +2,11 @@ import { chmodSync, chownSync, statSync, writeFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MAX_PAYMENT_VALIDITY_SECONDS } from "../../src/payment/session.js";
-import { run, tempDir, transcript } from "./helpers.js";
-import { type HostileServer, hostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
+import { neverShown, useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { type HostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
 
 // Issue 10, "Money (x402)": servers that lie in their offers. Each test reads what the built binary
 // actually signed out of the X-PAYMENT / PAYMENT-SIGNATURE headers the hostile server received.
@@ -14,15 +15,9 @@ const WALLET = generatePrivateKey();
 const PAYER = privateKeyToAccount(WALLET).address;
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const PAY_TO = `0x${"ab".repeat(20)}`;
-const dir = tempDir();
-const servers: HostileServer[] = [];
-afterAll(async () => {
-  for (const s of servers) await s.close();
-  dir.remove();
-  const all = transcript.join("\n");
-  expect(all).not.toContain(WALLET);
-  expect(all).not.toContain(WALLET.slice(2));
-});
+const servers = useServers();
+const dir = { path: servers.folder() };
+neverShown(WALLET, WALLET.slice(2));
 
 const withKey = { TOKENINTEL_WALLET_KEY: WALLET };
 const short = `${PAYER.slice(0, 6)}…${PAYER.slice(-4)}`;
@@ -116,14 +111,13 @@ async function offerServer(
     sendJson(res, { success: true, data: [] }),
 ): Promise<OfferServer> {
   const payments: Payment[] = [];
-  const s = await hostileServer((_req, res, seen) => {
+  const s = await servers.stub((_req, res, seen) => {
     const payment = paymentOf(seen);
     if (!payment) return paymentRequired(res, version, offer);
     const p = { ...payment, at: Math.floor(Date.now() / 1000) };
     payments.push(p);
     paid(res, p, payments.length - 1);
   });
-  servers.push(s);
   return Object.assign(s, { payments });
 }
 
@@ -201,7 +195,7 @@ describe("1. the amount signed is the amount checked, shown and counted", () => 
     const addresses = Array.from({ length: 90 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
     const held: Array<() => void> = [];
     const payments: Payment[] = [];
-    const s = await hostileServer((_req, res, seen) => {
+    const s = await servers.stub((_req, res, seen) => {
       const payment = paymentOf(seen);
       if (payment) {
         payments.push({ ...payment, at: 0 });
@@ -215,7 +209,6 @@ describe("1. the amount signed is the amount checked, shown and counted", () => 
       if (held.length === 3) release();
       else setTimeout(release, 3000);
     });
-    servers.push(s);
     const r = await directory(s, [
       "--addresses",
       addresses.join(","),

@@ -1,13 +1,16 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { run, tempDir } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
 
-// Issue 22 D and 20: a setting that cannot be used is named, in `config list` and by the command
-// that would use it; never shown as if it were fine, never silently ignored.
+// A config store that cannot be used is named, never quoted, never silently ignored. Issue 22 D and
+// 20: a setting that cannot be used is named, in `config list` and by the command that would use
+// it; never shown as if it were fine. Issue 10 item 12: a corrupt file is named, its text (which
+// holds the key) never quoted.
 
-const dir = tempDir();
-afterAll(() => dir.remove());
+const servers = useServers();
+const dir = { path: servers.folder() };
 
 function configWith(settings: Record<string, unknown>): string {
   const folder = join(dir.path, `cfg-${Math.random().toString(36).slice(2)}`);
@@ -85,5 +88,30 @@ describe("a malformed config file is named, never silently ignored", () => {
     expect(r.stderr).toMatch(
       /^tokenintel: the config file .*config\.json: "apiKey" is not text; replace it with/,
     );
+  });
+});
+
+describe("a corrupt config file is never quoted", () => {
+  const STORED = "sk_live_STOREDSECRET_0123456789";
+  it("names the file and what to do, in one line, exit 2, for every command that reads it", async () => {
+    // A quote lost in an edit (Node's parser quotes the text around the error), and a cut file.
+    for (const corrupt of [`{"apiKey": ${STORED}"}`, `{"apiKey": "${STORED}", "settings": {"chain": `]) {
+      const home = servers.folder();
+      const file = join(home, "config.json");
+      writeFileSync(file, corrupt, { mode: 0o600 });
+      for (const args of [
+        ["auth", "status"],
+        ["auth", "login", "--with-token", "--no-verify"],
+        ["config", "list"],
+        ["config", "set", "chain", "base"],
+        ["market", "-c", "base"],
+      ]) {
+        const r = await run(args, home, { input: "new-key-0123456789" });
+        expect(r.code, args.join(" ")).toBe(2);
+        expect(r.stderr).toBe(`tokenintel: the config file ${file} is not valid JSON; fix it or remove it\n`);
+        for (let i = 0; i + 6 <= STORED.length; i++) expect(r.stderr).not.toContain(STORED.slice(i, i + 6));
+      }
+      expect(readFileSync(file, "utf8")).toBe(corrupt); // nothing overwritten
+    }
   });
 });
