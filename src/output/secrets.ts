@@ -79,9 +79,10 @@ export function secretForms(secret: string): SecretForms {
   for (const form of encodedForms(secret)) cores.push(...base64Cores(form));
   const alternatives = [[...secret].map(characterPattern).join(""), ...cores.map(escapeRegExp)];
   const unique = [...new Set(alternatives)].sort((a, b) => b.length - a.length);
-  const anchors = new Set([secret, "%", "\\", ...cores]);
-  if (secret.includes(" ")) anchors.add("+");
-  return { pattern: new RegExp(unique.join("|"), "g"), anchors: [...anchors] };
+  const candidates = [...new Set([secret, "%", "\\", ...cores, ...(secret.includes(" ") ? ["+"] : [])])];
+  // An anchor that holds another is never needed: text holding it holds the other.
+  const anchors = candidates.filter((a) => !candidates.some((b) => b !== a && a.includes(b)));
+  return { pattern: new RegExp(unique.join("|"), "g"), anchors };
 }
 
 /** Replaces every form of every secret with ***. */
