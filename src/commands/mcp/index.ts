@@ -22,7 +22,9 @@ short text. Only 'directory' can cost money, and only when the server runs with 
 page on the live service); --max-payment, --max-spend (for the server's whole life), --daily-cap
 and --dry-run hold as on the command line, every payment goes in the ledger ('tokenintel
 payments'), and a payment a cap refuses is a tool error naming the cap and when it frees up. stdout
-carries the protocol only; notes go to stderr. The server ends when its client closes stdin.`,
+carries the protocol only; notes go to stderr. It answers initialize as soon as it starts, before
+it has read its flags: a bad flag ends it after that answer, with one line on stderr (exit 2). The
+server ends when its client closes stdin.`,
   async run(ctx, opts) {
     const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
       import("./server.js"),
