@@ -5,7 +5,7 @@ import { flagTable } from "./table.js";
 export const PAYMENT_FLAGS = flagTable({
   pay: {
     flags: "--pay",
-    // 300 s is MAX_PAYMENT_VALIDITY_SECONDS (src/api/payment.ts), kept out of this file's imports.
+    // 300 s is MAX_PAYMENT_VALIDITY_SECONDS (src/payment/read-back.ts), kept out of this file's imports.
     description:
       "without an API key, pay per request with x402 (wallet key from TOKENINTEL_WALLET_KEY): USDC by EIP-3009 only, over https (or to this machine), each authorization valid for 300 s at most, one per request",
     kind: "switch",

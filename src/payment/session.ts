@@ -9,9 +9,9 @@ import {
   knownAsset,
   type PaymentRequirement,
   readPaymentRequirements,
-  readSignedPayment,
   type SignedAuthorization,
 } from "./offers.js";
+import { MAX_PAYMENT_VALIDITY_SECONDS, readBack, type Signer } from "./read-back.js";
 import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
 import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
 
@@ -32,12 +32,9 @@ export interface PaymentOptions {
   ledger?: LedgerOptions;
 }
 
+export { MAX_PAYMENT_VALIDITY_SECONDS } from "./read-back.js";
 export type { RequestEstimate } from "./refusal.js";
-/**
- * The longest an authorization tokenintel signs stays valid, whatever the offer's
- * maxTimeoutSeconds: a signature that leaks or is held back cannot be cashed after this.
- */
-export const MAX_PAYMENT_VALIDITY_SECONDS = 300;
+
 /** The one way of moving the asset tokenintel signs for: EIP-3009 transferWithAuthorization. */
 const TRANSFER_METHOD = "eip3009";
 
@@ -51,17 +48,6 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
   throw new UsageError(
     `refusing to pay over ${url.protocol.replace(":", "")} to ${url.hostname}: the offer could be rewritten on the way; use an https base URL`,
   );
-}
-
-interface Signer {
-  address: string;
-  sign(
-    res: ApiResponse,
-    requirement: PaymentRequirement,
-    validitySeconds: number,
-  ): Promise<Record<string, string>>;
-  verify(auth: SignedAuthorization, requirement: PaymentRequirement, asset: KnownAsset): Promise<boolean>;
-  settlement(res: ApiResponse): { transaction?: unknown; payer?: unknown } | undefined;
 }
 
 /** The validity window an offer asks for, in seconds: the cap when it names none, NaN when unreadable. */
@@ -268,49 +254,13 @@ export class PaymentSession implements PaymentHook {
       } catch (error) {
         throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
       }
-      const auth = await this.readBack(signer, headers, requirement, asset, amount);
+      const auth = await readBack(signer, headers, requirement, asset, amount);
       this.payer = signer.address;
       return { headers, auth };
     } catch (error) {
       if (error instanceof CliError) throw error;
       throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
     }
-  }
-
-  /** The signed authorization, after checking it is exactly what was allowed. */
-  private async readBack(
-    signer: Signer,
-    headers: Record<string, string>,
-    req: PaymentRequirement,
-    asset: KnownAsset,
-    checked: bigint,
-  ): Promise<SignedAuthorization> {
-    const refuse = (why: string) =>
-      new PaymentError(`refusing to send the payment: ${why}; nothing was sent`);
-    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    let auth: SignedAuthorization;
-    try {
-      auth = readSignedPayment(headers, req);
-    } catch (error) {
-      throw refuse(
-        `the signed payment is not the EIP-3009 transferWithAuthorization expected (${(error as Error).message})`,
-      );
-    }
-    if (auth.value !== checked)
-      throw refuse(`the signed authorization is for ${units(auth.value)}, not the ${units(checked)} checked`);
-    if (auth.to.toLowerCase() !== req.payTo.toLowerCase())
-      throw refuse("the signed authorization pays another address than the offer names");
-    if (auth.from.toLowerCase() !== signer.address.toLowerCase())
-      throw refuse("the signed authorization is not from this wallet");
-    const now = BigInt(Math.floor(Date.now() / 1000));
-    if (auth.validBefore - now > BigInt(MAX_PAYMENT_VALIDITY_SECONDS))
-      throw refuse(
-        `the signed authorization stays valid for ${auth.validBefore - now} s, over the ${MAX_PAYMENT_VALIDITY_SECONDS} s cap`,
-      );
-    if (auth.validBefore <= now) throw refuse("the signed authorization has already expired");
-    if (!(await signer.verify(auth, req, asset)))
-      throw refuse("the signature does not cover the authorization the header carries");
-    return auth;
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */
