@@ -1,7 +1,6 @@
 import { generatePrivateKey } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildUrl } from "../../src/api/urls.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
@@ -12,11 +11,9 @@ import type { HostileServer } from "./hostile-server.js";
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_origin`;
 const servers = useServers();
 const dir = { path: servers.folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
+const sandbox = useSandbox({ apiKey: KEY });
 let evil: HostileServer;
 beforeAll(async () => {
-  sandbox = theSandbox();
   evil = await servers.stub((_req, res) => {
     res.end('{"success":true,"data":[]}');
   });

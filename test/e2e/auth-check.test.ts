@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
@@ -15,11 +14,7 @@ const KEY = `sk_live_${Math.random().toString(36).slice(2)}_auth_check`;
 const WRONG = `sk_wrong_${Math.random().toString(36).slice(2)}_auth_check`;
 const servers = useServers();
 const freshDir = () => servers.folder();
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY, WRONG);
 const storedKey = (dir: string): unknown => {
   const file = join(dir, "config.json");

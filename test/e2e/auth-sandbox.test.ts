@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { SANDBOX_API_KEY } from "../../src/sandbox/tokens.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
@@ -16,11 +15,7 @@ import { run } from "./helpers.js";
 const REAL = `sk_live_${Math.random().toString(36).slice(2)}_auth_sandbox`;
 const OTHER = `sk_other_${Math.random().toString(36).slice(2)}_auth_sandbox`;
 const servers = useServers();
-const theSandbox = useSandbox({ apiKey: OTHER });
-let server: SandboxServer;
-beforeAll(() => {
-  server = theSandbox();
-});
+const server = useSandbox({ apiKey: OTHER });
 neverShown(REAL, OTHER);
 
 /** A config folder whose real store holds REAL. */

@@ -2,8 +2,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { baseEnv, run } from "./helpers.js";
 import { commandLine, launchPty } from "./terminal-session.js";
@@ -15,11 +14,7 @@ const OTHER_KEY = `sk_test_${Math.random().toString(36).slice(2)}_otherkey`;
 const WALLET = generatePrivateKey();
 const servers = useServers();
 const dir = { path: servers.folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 /** A fresh cache folder for one test. */

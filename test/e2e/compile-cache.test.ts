@@ -1,8 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import nodeModule from "node:module";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 
@@ -14,11 +13,7 @@ import { run } from "./helpers.js";
 const hasCompileCache =
   typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox();
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox();
 
 /** One request, as a user runs it, with TMPDIR and the cache folders pointed into `root`. */
 async function oneRequest(root: string, env: Record<string, string | undefined>) {

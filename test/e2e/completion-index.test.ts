@@ -3,7 +3,6 @@ import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
@@ -235,11 +234,7 @@ describe("bash completion (issue 12 item 14)", () => {
 });
 
 describe("the local token index (issue 13 item 5)", () => {
-  const theSandbox = useSandbox({ apiKey: KEY });
-  let sandbox: SandboxServer;
-  beforeAll(() => {
-    sandbox = theSandbox();
-  });
+  const sandbox = useSandbox({ apiKey: KEY });
 
   it("directory --sync stores both chains: 0600 files in a 0700 folder, no key, progress on stderr", async () => {
     const r = await run(["--base-url", sandbox.url, "directory", "--sync"], config.path, {

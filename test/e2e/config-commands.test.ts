@@ -1,6 +1,5 @@
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 
@@ -11,11 +10,7 @@ import { run } from "./helpers.js";
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_config_commands`;
 const servers = useServers();
 const freshDir = () => servers.folder();
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 describe("the config commands", () => {

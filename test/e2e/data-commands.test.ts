@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { recordSchemaFor } from "../../src/api/schemas.js";
 import { AWKWARD_SYMBOLS } from "../../src/sandbox/data.js";
 import type { SandboxServer } from "../../src/sandbox/server.js";
@@ -12,11 +12,7 @@ const servers = useServers();
 const dir = { path: servers.folder() };
 // TA in its older flat form here; the documented form (the sandbox's default) is tested in
 // live-shapes.test.ts.
-const theSandbox = useSandbox({ apiKey: KEY, taStyle: "flat" });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY, taStyle: "flat" });
 // Whatever a test does, the key never reaches any stream of any of its runs.
 neverShown(KEY);
 

@@ -1,16 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 
 // Issue 22 item 15: an answer with no records says why when it can, and CSV still has its header.
 
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox();
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox();
 
 const cli = (args: string[]) =>
   run(["--base-url", sandbox.url, "--api-key", sandbox.apiKey, ...args], dir.path, {

@@ -1,19 +1,14 @@
 import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_do_not_print`;
 const servers = useServers();
 const freshDir = () => servers.folder();
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 const total = () => sandbox.stats.requests;

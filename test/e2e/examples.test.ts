@@ -4,7 +4,6 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fullProgram } from "../../src/program.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
 
@@ -51,8 +50,7 @@ function commandsOf(cmd: Command, path: string[] = []): string[][] {
 }
 
 const home = { path: useServers().folder("tokenintel-examples-") };
-const theSandbox = useSandbox();
-let sandbox: SandboxServer;
+const sandbox = useSandbox();
 const helpExamples: Example[] = [];
 const readmeExamples = examplesInReadme(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
 const HAVE_JQ = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
@@ -60,7 +58,6 @@ const HAVE_JQ = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
 const WALLET = `0x${"5a".repeat(32)}`;
 
 beforeAll(async () => {
-  sandbox = theSandbox();
   const program = await fullProgram();
   const helps = await Promise.all(
     [[], ...commandsOf(program)].map(async (path) => ({

@@ -8,8 +8,12 @@ import { type HostileHandler, type HostileServer, hostileServer, rawServer } fro
 // each, all stopped and removed after the file; and the check that no secret reached any output,
 // made after each test, so that the test that leaked is the one that fails.
 
-/** One sandbox for the tests of a file: started before them, stopped after. */
-export function useSandbox(options: SandboxOptions = {}): () => SandboxServer {
+/**
+ * One sandbox for the tests of a file: started before them, stopped after. What it returns is the
+ * sandbox itself, its fields read when a test reads them (after the start), so a file writes
+ * `const sandbox = useSandbox()` and uses `sandbox.url` in its tests.
+ */
+export function useSandbox(options: SandboxOptions = {}): SandboxServer {
   let server: SandboxServer | undefined;
   beforeAll(async () => {
     server = await startSandbox({ port: 0, ...options });
@@ -17,9 +21,27 @@ export function useSandbox(options: SandboxOptions = {}): () => SandboxServer {
   afterAll(async () => {
     await server?.close();
   });
-  return () => {
+  const started = (): SandboxServer => {
     if (!server) throw new Error("useSandbox(): the sandbox is started before the tests, not at load");
     return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get apiKey() {
+      return started().apiKey;
+    },
+    get data() {
+      return started().data;
+    },
+    get stats() {
+      return started().stats;
+    },
+    close: () => started().close(),
   };
 }
 

@@ -4,7 +4,6 @@ import { generatePrivateKey } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { drawChart } from "../../src/commands/history/chart.js";
 import { displayWidth } from "../../src/output/width.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
@@ -17,11 +16,7 @@ const KEY = `sk_test_${Math.random().toString(36).slice(2)}_hist`;
 const servers = useServers();
 const dir = { path: servers.folder() };
 const PATH = "/v1/crypto-market-historical";
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 const cli = (args: string[], base = sandbox.url, env: Record<string, string> = {}) =>

@@ -1,9 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../src/contract/api.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import type { TokenBase } from "../../src/sandbox/tokens.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
@@ -15,11 +14,7 @@ import { run } from "./helpers.js";
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
 const WALLET = generatePrivateKey();
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY, WALLET.slice(2));
 
 const cli = (args: string[], options: { input?: string; env?: Record<string, string> } = {}) =>
@@ -145,11 +140,7 @@ describe("3. ask --fields means the same in every format", () => {
 });
 
 describe("4. hitting --max-spend keeps what was paid for", () => {
-  const thePaid = useSandbox();
-  let paid: SandboxServer;
-  beforeAll(() => {
-    paid = thePaid();
-  });
+  const paid = useSandbox();
   const directory = (args: string[]) =>
     run(
       ["--base-url", paid.url, "directory", "-c", "base", "--pay", "--max-spend", "0.02", ...args],

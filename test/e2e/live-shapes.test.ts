@@ -1,5 +1,5 @@
 import { generatePrivateKey } from "viem/accounts";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxOptions, SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
@@ -16,11 +16,7 @@ const dir = { path: servers.folder() };
 const start = (options: SandboxOptions = {}): Promise<SandboxServer> =>
   servers.sandbox({ apiKey: KEY, ...options });
 
-const theSandbox = useSandbox({ apiKey: KEY }); // documented TA is the default
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY }); // documented TA is the default
 neverShown(KEY, WALLET.slice(2));
 
 const at = (s: SandboxServer, args: string[], env: Record<string, string> = {}) =>

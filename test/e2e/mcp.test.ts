@@ -5,7 +5,6 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { generatePrivateKey } from "viem/accounts";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import MARKET_COMMAND from "../../src/commands/market/index.js";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
@@ -17,11 +16,7 @@ const KEY = `sk_test_${Math.random().toString(36).slice(2)}_mcp`;
 const WALLET = generatePrivateKey();
 const servers = useServers();
 const dir = { path: servers.folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 const clients: Array<{ client: Client; stderr: () => string }> = [];
 
 // The MCP servers a test started are closed after it, and the key and the wallet must not be in

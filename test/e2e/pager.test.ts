@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { baseEnv, run } from "./helpers.js";
 import { commandLine, launchPty, plain } from "./terminal-session.js";
@@ -11,11 +10,7 @@ import { commandLine, launchPty, plain } from "./terminal-session.js";
 // say they ran and what they were given.
 
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox();
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox();
 
 function script(name: string, body: string): string {
   const path = join(dir.path, name);

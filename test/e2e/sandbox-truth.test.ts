@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
@@ -7,13 +7,8 @@ import { run } from "./helpers.js";
 // figures for a token, and --live moves markets by small steps, not to another token's scale.
 
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox();
-const theLive = useSandbox({ liveSeconds: 1 });
-let sandbox: SandboxServer;
-let live: SandboxServer;
-beforeAll(() => {
-  [sandbox, live] = [theSandbox(), theLive()];
-});
+const sandbox = useSandbox();
+const live = useSandbox({ liveSeconds: 1 });
 
 const cli = (server: SandboxServer, args: string[]) =>
   run(["--base-url", server.url, "--api-key", server.apiKey, ...args], dir.path);

@@ -21,9 +21,19 @@ describe("one request", () => {
       preload,
       `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
     );
-    const s = sandbox();
     const r = await run(
-      ["--base-url", s.url, "--api-key", s.apiKey, "market", "-c", "base", "--tickers", "VIRTUAL", "--json"],
+      [
+        "--base-url",
+        sandbox.url,
+        "--api-key",
+        sandbox.apiKey,
+        "market",
+        "-c",
+        "base",
+        "--tickers",
+        "VIRTUAL",
+        "--json",
+      ],
       folder,
       {
         env: { NODE_OPTIONS: `--require ${preload}` },

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
@@ -11,15 +11,9 @@ import { launchPty } from "./terminal-session.js";
 // What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).
 
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox();
-const theSlow = useSandbox({ latencyMs: 60 });
-const theLive = useSandbox({ liveSeconds: 1 });
-let sandbox: SandboxServer;
-let slow: SandboxServer;
-let live: SandboxServer;
-beforeAll(() => {
-  [sandbox, slow, live] = [theSandbox(), theSlow(), theLive()];
-});
+const sandbox = useSandbox();
+const slow = useSandbox({ latencyMs: 60 });
+const live = useSandbox({ liveSeconds: 1 });
 
 /** Five virtuals tokens on Base: the table most of these tests look at. */
 const FIVE = ["market", "-c", "base", "-e", "virtuals", "--limit", "5"];

@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
@@ -10,11 +9,7 @@ import type { HostileServer } from "./hostile-server.js";
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_trend`;
 const servers = useServers();
 const dir = { path: servers.folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 const cli = (args: string[], env: Record<string, string> = {}, base = sandbox.url) =>

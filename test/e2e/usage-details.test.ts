@@ -1,5 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 
@@ -13,11 +12,7 @@ const KEY = `sk_live_${Math.random().toString(36).slice(2)}_smaller`;
 const WALLET = `0x${"5a".repeat(32)}`;
 const servers = useServers();
 const freshDir = () => servers.folder();
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
-beforeAll(() => {
-  sandbox = theSandbox();
-});
+const sandbox = useSandbox({ apiKey: KEY });
 neverShown(KEY);
 
 /** A raw TCP server that answers every request with `head` (status line and headers) and `body`. */

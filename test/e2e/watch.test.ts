@@ -2,8 +2,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
@@ -13,13 +12,8 @@ import { commandLine, launchPty } from "./terminal-session.js";
 
 const servers = useServers();
 const dir = { path: servers.folder() };
-const theSandbox = useSandbox();
-const theLive = useSandbox({ liveSeconds: 1 });
-let sandbox: SandboxServer;
-let live: SandboxServer;
-beforeAll(() => {
-  [sandbox, live] = [theSandbox(), theLive()];
-});
+const sandbox = useSandbox();
+const live = useSandbox({ liveSeconds: 1 });
 
 const against = (server: { url: string; apiKey?: string }) => [
   "--base-url",

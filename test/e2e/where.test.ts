@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { SandboxServer } from "../../src/sandbox/server.js";
 import { useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 
@@ -8,8 +7,7 @@ import { run } from "./helpers.js";
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_where`;
 const dir = { path: useServers().folder() };
-const theSandbox = useSandbox({ apiKey: KEY });
-let sandbox: SandboxServer;
+const sandbox = useSandbox({ apiKey: KEY });
 type Rec = Record<string, unknown>;
 let fullMarket: Rec[];
 
@@ -17,7 +15,6 @@ const cli = (args: string[]) =>
   run(["--base-url", sandbox.url, ...args], dir.path, { env: { TOKENINTEL_API_KEY: KEY } });
 
 beforeAll(async () => {
-  sandbox = theSandbox();
   const r = await cli(["market", "-c", "base", "--json"]);
   expect(r.code, r.stderr).toBe(0);
   fullMarket = JSON.parse(r.stdout) as Rec[];
