@@ -1,4 +1,12 @@
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import nodeModule from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +17,9 @@ import { run } from "./helpers.js";
 // os.tmpdir()/node-compile-cache, which another user of the machine can make first: tokenintel keeps
 // the cache in its own cache folder instead, and only when that folder is the user's alone.
 // On Node 20 (no compile cache) the same runs must leave no cache anywhere.
+// Also here, what else a run's start-up leaves out: builtins that undici and commander require at
+// load time and a run never uses get stand-ins that load the real module on first use
+// (scripts/build.mjs): node:http2 and node:tls cost ~20 ms, node:child_process ~5, node:assert ~3.
 
 const hasCompileCache =
   typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === "function";
@@ -72,5 +83,23 @@ describe("the compile cache is the user's own", () => {
     await oneRequest(root, { TOKENINTEL_CACHE_DIR: base });
     expect(readdirSync(join(base, "node-compile-cache"))).toEqual([]);
     expect(readdirSync(join(root, "tmp"))).toEqual([]);
+  });
+});
+
+describe("one request's start-up", () => {
+  it("loads neither node:http2, node:tls, node:child_process nor node:assert", async () => {
+    const root = join(dir.path, "modules-case");
+    mkdirSync(root, { recursive: true });
+    const list = join(root, "modules.txt");
+    const preload = join(root, "modules.cjs");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(list)}, process.moduleLoadList.join("\\n")));\n`,
+    );
+    await oneRequest(root, { NODE_OPTIONS: `--require ${preload}` });
+    const loaded = readFileSync(list, "utf8").split("\n");
+    expect(loaded).toContain("NativeModule net"); // the list is the real one
+    for (const name of ["http2", "tls", "child_process", "assert"])
+      expect(loaded).not.toContain(`NativeModule ${name}`);
   });
 });
