@@ -5,6 +5,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcont
 import type { InitializeRecord } from "../src/commands/mcp/early.js";
 import { SERVER_INFO, SERVER_OPTIONS } from "../src/commands/mcp/server.js";
 import { GLOBAL_FLAGS } from "../src/flags/global.js";
+import { valueFlagNames } from "../src/flags/table.js";
 
 // dist/mcp-initialize.json, written by the build: the SDK server's own answer to `initialize`, for
 // `tokenintel mcp` to send before the SDK has loaded (src/commands/mcp/early.ts). The server is
@@ -36,13 +37,10 @@ export async function mcpInitialize(): Promise<InitializeRecord> {
   await server.close();
   if (!("result" in response))
     throw new Error(`the SDK server did not answer initialize: ${JSON.stringify(response)}`);
-  const valueFlags = Object.values(GLOBAL_FLAGS)
-    .filter((flag) => /[<[]/.test(flag.flags))
-    .flatMap((flag) => flag.flags.match(/--?[a-z0-9-]+/g) ?? []);
   return {
     supported: [...SUPPORTED_PROTOCOL_VERSIONS],
     latest: LATEST_PROTOCOL_VERSION,
     response,
-    valueFlags,
+    valueFlags: valueFlagNames(GLOBAL_FLAGS),
   };
 }

@@ -3,7 +3,7 @@ import type { Context } from "./context.js";
 import { CliError, ExitCode, UsageError } from "./errors.js";
 import { describeFsError } from "./files/errors.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
-import type { Flag } from "./flags/table.js";
+import { type Flag, valueFlagNames } from "./flags/table.js";
 import { IO } from "./io.js";
 import { sanitizeBlock } from "./output/sanitize.js";
 import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
@@ -44,10 +44,7 @@ async function contextFor(argv: readonly string[], cmd: import("commander").Comm
 
 /** The words of the line that are not global options or their values, with their places in argv. */
 function commandWords(argv: readonly string[]): Array<{ word: string; at: number }> {
-  const takesValue = new Set<string>();
-  for (const flag of Object.values(GLOBAL_FLAGS)) {
-    if (/[<[]/.test(flag.flags)) for (const f of flag.flags.match(/--?[a-z0-9-]+/g) ?? []) takesValue.add(f);
-  }
+  const takesValue = new Set(valueFlagNames(GLOBAL_FLAGS));
   for (let i = 2; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "--") return i + 1 < argv.length ? [{ word: argv[i + 1]!, at: i + 1 }] : [];

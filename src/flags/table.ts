@@ -145,6 +145,13 @@ export function addFlags(cmd: Command, table: FlagTable): Command {
 }
 
 /** A flag's long name, for messages: "--chain". */
+/** The spellings of the flags in `table` that take a value ("--base-url", "-o"), to walk a command line. */
+export function valueFlagNames(table: FlagTable): string[] {
+  return Object.values(table)
+    .filter((flag) => /[<[]/.test(flag.flags))
+    .flatMap((flag) => flag.flags.match(/--?[a-z0-9-]+/g) ?? []);
+}
+
 export function longName(flag: Flag): string {
   return /--[a-z0-9-]+/.exec(flag.flags)?.[0] ?? flag.flags;
 }

@@ -48,36 +48,42 @@ describe("tokenintel mcp: the early answer to initialize", () => {
     expect(unknown.result!.protocolVersion).toBe(record.latest);
   });
 
-  it("comes before the server is up, and the server then answers what followed it in the same write", async () => {
-    // stdout and stderr into one pipe keep the order in which they were written.
-    const folder = servers.folder();
-    const out = join(folder, "out.txt");
-    const fd = openSync(out, "w");
-    const child = spawn(process.execPath, [BIN, "mcp", "--sandbox"], {
-      env: baseEnv(folder),
-      stdio: ["pipe", fd, fd],
-    });
-    child.stdin!.end(
-      initialize("a") +
-        frame({ method: "notifications/initialized" }) +
-        frame({ id: "b", method: "tools/list" }),
-    );
-    const code = await new Promise((resolve) => child.on("exit", resolve));
-    closeSync(fd);
-    const text = readFileSync(out, "utf8");
-    rmSync(out);
-    expect(code).toBe(0);
-    const first = text.indexOf('"id":"a"');
-    const serving = text.indexOf("tokenintel mcp: serving");
-    expect(first).toBeGreaterThanOrEqual(0);
-    expect(first).toBeLessThan(serving);
-    const answers = text
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l));
-    expect(answers.map((a) => a.id)).toEqual(["a", "b"]);
-    expect(answers[1].result.tools.length).toBe(7);
-  });
+  it.each([
+    ["mcp --sandbox"],
+    ["--timeout 30 --sandbox mcp"], // global flags, one with a value, before the command
+  ])(
+    "comes before the server is up, and the server then answers what followed it in the same write: %s",
+    async (line) => {
+      // stdout and stderr into one pipe keep the order in which they were written.
+      const folder = servers.folder();
+      const out = join(folder, "out.txt");
+      const fd = openSync(out, "w");
+      const child = spawn(process.execPath, [BIN, ...line.split(" ")], {
+        env: baseEnv(folder),
+        stdio: ["pipe", fd, fd],
+      });
+      child.stdin!.end(
+        initialize("a") +
+          frame({ method: "notifications/initialized" }) +
+          frame({ id: "b", method: "tools/list" }),
+      );
+      const code = await new Promise((resolve) => child.on("exit", resolve));
+      closeSync(fd);
+      const text = readFileSync(out, "utf8");
+      rmSync(out);
+      expect(code).toBe(0);
+      const first = text.indexOf('"id":"a"');
+      const serving = text.indexOf("tokenintel mcp: serving");
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(first).toBeLessThan(serving);
+      const answers = text
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l));
+      expect(answers.map((a) => a.id)).toEqual(["a", "b"]);
+      expect(answers[1].result.tools.length).toBe(7);
+    },
+  );
 
   it("leaves anything but a well-formed initialize to the SDK", async () => {
     // No clientInfo: the SDK answers with its error, once.
