@@ -181,13 +181,13 @@ function measure(node, servers) {
   // `tokenintel mcp` ready to answer `initialize` (the time to its answer, taken by a client
   // script) vs `--help` (the whole run); and, shown but not judged, the time to its answer to the
   // tools/list sent next, when the SDK's server has taken over.
+  const mcpTools = [];
   const mcpRun = () => {
     const r = run(node, [MCP_CLIENT, node, BIN, "mcp", ...key(s0)], { capture: true });
     const times = JSON.parse(r.stdout);
     mcpTools.push(times.tools);
     return { ms: times.initialize };
   };
-  const mcpTools = [];
   const [mcpInit, helpRun] = sideBySide(mcpRun, cli(["--help"]));
   out.mcp = ratioCell(mcpInit, helpRun);
   out.mcpTools = { value: median(mcpTools), text: `${ms(median(mcpTools))} to tools/list` };
