@@ -195,6 +195,11 @@ export class IO {
         child.stdin!.end(this.redact(text));
       });
     } finally {
+      // A Ctrl-C typed while the pager ran reached tokenintel too, and may be read in the same
+      // turn of the event loop as the pager's end (Node 26's libuv learns of a child's exit on
+      // its own descriptor): it is still the pager's, so the pager counts as running until the
+      // next turn.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       this.pager = undefined;
     }
     if (result.failed || result.code === 126 || result.code === 127) {
