@@ -15,6 +15,13 @@ export interface IOOptions {
   stderr?: Writable & { isTTY?: boolean; columns?: number };
   env?: NodeJS.ProcessEnv;
   color?: ColorMode;
+  /**
+   * Whether input may name local sources (`@file`, `-` for stdin). Off for an MCP tool call: what an
+   * agent sends is data, never a path.
+   */
+  readsLocal?: boolean;
+  /** Share this IO's secrets (a tool call's IO masks every secret its server knows, now or later). */
+  secretsOf?: IO;
 }
 
 /**
@@ -31,7 +38,9 @@ export class IO {
   /** --color always: JSON into a pipe is coloured only when asked for by name, never by FORCE_COLOR. */
   private colorAlways = false;
   readonly env: NodeJS.ProcessEnv;
-  private readonly secrets = new Map<string, SecretForms>();
+  private readonly secrets: Map<string, SecretForms>;
+  /** Whether `@file` and `-` name local sources (false in an MCP tool call: they are refused). */
+  readonly readsLocal: boolean;
   private stdoutClosed = false;
   /** --no-pager turns the pager off for the run. */
   pagerEnabled = true;
@@ -45,6 +54,10 @@ export class IO {
   constructor(options: IOOptions = {}) {
     const env = options.env ?? process.env;
     this.env = env;
+    this.readsLocal = options.readsLocal ?? true;
+    // Shared, not copied: a key the server learns after the call started (the stored key, read when
+    // the first client is made) is masked in that call too.
+    this.secrets = options.secretsOf?.secrets ?? new Map();
     this.stdin = options.stdin ?? process.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
@@ -238,6 +251,7 @@ export class IO {
    * terminal (nobody piped anything in, so reading would wait forever).
    */
   async readInput(what: string, maxBytes = MAX_INPUT_BYTES): Promise<string> {
+    if (!this.readsLocal) throw new UsageError(`${what}: standard input is never read in a tool call`);
     if (this.stdinIsTTY)
       throw new UsageError(`${what} reads standard input, but it is a terminal; pipe the input in`);
     const chunks: Buffer[] = [];

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -208,6 +209,28 @@ describe("check", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^tokenintel: --fail-on: unknown risk level "severe"/);
     expect(server.requests.length).toBe(before);
+  });
+
+  it("reads lists with the shared reader: a device or a fifo is refused at once, stdin is bounded", async () => {
+    const before = server.requests.length;
+    const zero = await check(["--addresses", "@/dev/zero"]);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toBe("tokenintel: --addresses: cannot read @/dev/zero: not a file\n");
+    const fifo = join(dir.path, "list.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const started = Date.now();
+    const waiting = await check(["--tickers", `@${fifo}`]);
+    expect(waiting.code).toBe(2);
+    expect(waiting.stderr).toMatch(/--tickers: cannot read @.*list\.fifo: not a file/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const piped = await run(
+      ["--base-url", server.url, "check", "-c", "base", "--tickers", "-", "--json"],
+      dir.path,
+      { input: "CLEAN\n$TOP80\n", env: { TOKENINTEL_API_KEY: "sk_test_check" } },
+    );
+    expect(piped.code, piped.stderr).toBe(0);
+    expect((JSON.parse(piped.stdout) as Row[]).map((x) => x.symbol)).toEqual(["CLEAN", "TOP80"]);
+    expect(server.requests.length).toBe(before + 1);
   });
 
   it("addresses, lists from a file, and every output format", async () => {

@@ -1,14 +1,13 @@
-import { readFile } from "node:fs/promises";
 import { PageCeilingError } from "../../api/pager.js";
 import { type RecordQuery, type Selector, type SelectorKind, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { identityOf } from "../../contract/identity.js";
 import { CliError, RiskError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
-import { splitList } from "../../flags/values.js";
 import type { Column } from "../../output/columns.js";
 import { createWriter } from "../../output/writers.js";
 import { assessRisk, type RiskLevel, type RiskReason, reaches } from "../../risk/rules.js";
+import { expandList } from "../data/lists.js";
 import { chooseFormat } from "../data/output.js";
 import { estimateRequests } from "../data/run.js";
 import { MARKET } from "../market/definition.js";
@@ -35,29 +34,6 @@ export function reasonText(r: RiskReason): string {
   return `${r.rule}: ${r.field}=${r.value}${r.unit ?? ""} (${r.level} at ${r.threshold})`;
 }
 
-/** List items, with `@file` (or `@-`, stdin) read as a list of its own: commas, spaces or lines. */
-async function expandLists(ctx: RunContext, flag: string, items: string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const item of items) {
-    if (!item.startsWith("@") || item.length === 1) {
-      out.push(item);
-      continue;
-    }
-    const path = item.slice(1);
-    let text: string;
-    try {
-      text = path === "-" ? await ctx.io.readInput(`${flag} @-`) : await readFile(path, "utf8");
-    } catch (error) {
-      if (error instanceof CliError) throw error;
-      throw new UsageError(`${flag}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-    }
-    const words = text.split(/[\s,]+/).filter(Boolean);
-    if (!words.length) throw new UsageError(`${flag}: ${path} holds no items`);
-    out.push(...splitList(flag, words));
-  }
-  return [...new Set(out)];
-}
-
 export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<void> {
   const chain = await ctx.settings.get("chain", opts.chain);
   if (chain === undefined) {
@@ -70,7 +46,7 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     const given = opts[OPTION_FOR[kind]];
     if (!given) continue;
     if (selector) throw new UsageError("check: use one of --tickers, --addresses, --ids at a time");
-    selector = { kind, param, items: await expandLists(ctx, FLAG_FOR[kind], given) };
+    selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
   }
   if (!selector) throw new UsageError("check: name the tokens with --tickers, --addresses or --ids");
   const format = await chooseFormat(ctx, opts);

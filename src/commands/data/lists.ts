@@ -2,8 +2,10 @@ import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { MAX_ITEM_LENGTH } from "../../flags/values.js";
 
-// Selector lists (--tickers, --addresses, --ids) from a file (@path) or standard input (-): the
-// flag parser only splits what was typed, so reading is done here, once, before any request.
+// Selector lists (--tickers, --addresses, --ids) from a file (@path) or standard input (- or @-):
+// the flag parser only splits what was typed, so reading is done here, once, before any request.
+// Every command that takes a list reads it here. In an MCP tool call (io.readsLocal off) an item
+// that would name a source is refused, in words that say nothing of what exists on the machine.
 
 /** The most a list file (or standard input) may hold: ~100,000 tickers is far past any real list. */
 export const MAX_LIST_BYTES = 4 * 1024 * 1024;
@@ -11,6 +13,13 @@ export const MAX_LIST_BYTES = 4 * 1024 * 1024;
 /** Whether an item of a list flag names a source to read rather than an item. */
 export function isListSource(item: string): boolean {
   return item === "-" || (item.startsWith("@") && item.length > 1);
+}
+
+/** The refusal of a source in a tool call: the item is the agent's own text, so it may be named. */
+function sourceRefused(flag: string): UsageError {
+  return new UsageError(
+    `${flag.replace(/^--/, "")}: an item may not start with "@" or be "-": a tool takes the items themselves, never a file or standard input`,
+  );
 }
 
 /**
@@ -54,9 +63,10 @@ export async function expandList(
       out.push(item);
       continue;
     }
+    if (!ctx.io.readsLocal) throw sourceRefused(flag);
     let text: string;
     let where: string;
-    if (item === "-") {
+    if (item === "-" || item === "@-") {
       if (stdinRead) throw new UsageError(`${flag}: standard input (-) can be read only once`);
       stdinRead = true;
       where = "standard input";

@@ -20,10 +20,7 @@ import { DEFAULT_TOOL_LIMIT, inputShape, rawOptions, TOOLS, type ToolSpec } from
 export type PaymentRaw = Record<string, unknown>;
 
 /** One call's IO: its stdout and stderr captured, no terminal, no stdin. */
-function captureIO(
-  env: NodeJS.ProcessEnv,
-  secrets: (io: IO) => void,
-): { io: IO; out: () => string; notes: string[] } {
+function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
   const chunks: string[] = [];
   const notes: string[] = [];
   const stdout = new Writable({
@@ -39,8 +36,16 @@ function captureIO(
       done();
     },
   });
-  const io = new IO({ stdin: Readable.from([]), stdout, stderr, env, color: "never" });
-  secrets(io);
+  // An agent's arguments never name a file or stdin, and every secret the server knows is masked.
+  const io = new IO({
+    stdin: Readable.from([]),
+    stdout,
+    stderr,
+    env: server.env,
+    color: "never",
+    readsLocal: false,
+    secretsOf: server,
+  });
   return { io, out: () => chunks.join(""), notes };
 }
 
@@ -173,10 +178,7 @@ async function callTool(
   // One record more than asked tells whether more exist.
   if (limit !== undefined) raw.limit = String(limit + 1);
   if (tool.paid) Object.assign(raw, payment);
-  const { io, out, notes } = captureIO(ctx.io.env, (io) => {
-    io.addSecret(ctx.globals.apiKey);
-    io.addSecret(ctx.io.env.TOKENINTEL_API_KEY);
-  });
+  const { io, out, notes } = captureIO(ctx.io);
   const call: RunContext = {
     io,
     signal: AbortSignal.any([ctx.signal, signal]),
