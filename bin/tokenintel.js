@@ -57,12 +57,5 @@ if (!done) {
   }
   // Shell completion, on every Tab: the token index reader alone, without the program.
   const load = () => (args[0] === "__complete" ? import("../dist/complete.js") : import("../dist/cli.js")).catch(notBuilt);
-  // `tokenintel mcp` answers its client's initialize first, then loads (src/commands/mcp/early.ts).
-  if (args.includes("mcp")) {
-    try {
-      require(join(dist, "mcp-early.cjs")).answerInitializeEarly(args, join(dist, "mcp-initialize.json"), load);
-    } catch (error) {
-      notBuilt(error);
-    }
-  } else load();
+  load();
 }

@@ -154,7 +154,6 @@ await build({
     help: "src/help/fast.ts",
     version: "src/help/fast-version.ts",
     shim: "src/files/shim.ts",
-    "mcp-early": "src/commands/mcp/early.ts",
   },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
@@ -207,9 +206,6 @@ const { manPage } = await runScript("man-page");
 await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
 const { helpPages } = await runScript("help-pages");
 await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
-// `tokenintel mcp`'s answer to initialize, sent before the SDK loads (src/commands/mcp/early.ts).
-const { mcpInitialize } = await runScript("mcp-initialize");
-await writeFile(new URL("mcp-initialize.json", dist), JSON.stringify(await mcpInitialize()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.
 await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));

@@ -23,8 +23,6 @@ const REQUIRED = [
   "bin/package.json",
   "dist/cli.js",
   "dist/version.cjs",
-  "dist/mcp-early.cjs",
-  "dist/mcp-initialize.json",
   "dist/help.cjs",
   "dist/help.json",
   "dist/THIRD_PARTY_NOTICES",

@@ -72,6 +72,11 @@ export interface RequestOptions {
   raw?: boolean;
   /** Hand a 402 back as an answer instead of paying or failing (a dry run reads its offer). */
   returnPaymentRequired?: boolean;
+  /**
+   * This request's own end (an MCP call cancelled by its client): once aborted, it is not sent,
+   * retried or paid for. A payment already signed stays signed.
+   */
+  signal?: AbortSignal;
 }
 
 /** What one request carries from attempt to attempt. */
@@ -235,6 +240,7 @@ export class ApiClient {
       }
       if (res.status === 402 && flight.opts.returnPaymentRequired) return res;
       if (res.status === 402 && hook?.pay && !flight.paid) {
+        if (flight.opts.signal?.aborted) throw new InterruptedError();
         flight.paid = await hook.pay(res, flight.opts.label);
         continue;
       }
@@ -252,6 +258,7 @@ export class ApiClient {
 
   /** Sends once the limiter admits it (concurrency, --rate). */
   private async send(flight: Flight): Promise<ApiResponse> {
+    if (flight.opts.signal?.aborted) throw new InterruptedError();
     const release = await this.limiter.acquire(this.options.signal).catch(() => {
       throw new InterruptedError();
     });
@@ -263,6 +270,7 @@ export class ApiClient {
         headers: flight.paid,
         raw: flight.opts.raw ?? false,
         received: release,
+        signal: flight.opts.signal,
       });
     } finally {
       release();

@@ -38,10 +38,12 @@ export async function fetchPage(
   endpoint: Endpoint,
   query: Query,
   page: number,
+  signal?: AbortSignal,
 ): Promise<Page> {
   const res = await client.request(endpoint.path, {
     query: [...query, ["page", page]],
     label: `page ${page}`,
+    signal,
   });
   return readPage(res.body, endpoint.kind, page, res.status);
 }

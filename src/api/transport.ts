@@ -45,6 +45,8 @@ export interface Exchange {
    * and the request waiting for it goes out before this body's JSON is parsed.
    */
   received?: () => void;
+  /** The request's own end, beside the run's (an MCP call cancelled by its client). */
+  signal?: AbortSignal;
 }
 
 export class Transport {
@@ -66,7 +68,7 @@ export class Transport {
     await this.agent.destroy().catch(() => {});
   }
 
-  async send({ method, url, payload, headers, raw, received }: Exchange): Promise<ApiResponse> {
+  async send({ method, url, payload, headers, raw, received, signal: own }: Exchange): Promise<ApiResponse> {
     const { signal: runSignal, timeoutMs, trace } = this.options;
     // The last line of defence: whatever built this URL, a request leaves only for the API's origin.
     assertSameOrigin(url, this.options.origin);
@@ -82,6 +84,9 @@ export class Transport {
     const onRunAbort = () => attempt.abort(runSignal?.reason);
     if (runSignal?.aborted) onRunAbort();
     else runSignal?.addEventListener("abort", onRunAbort, { once: true });
+    const onOwnAbort = () => attempt.abort(own?.reason);
+    if (own?.aborted) onOwnAbort();
+    else own?.addEventListener("abort", onOwnAbort, { once: true });
     // Date.now, not performance.now: the `performance` global loads perf_hooks (~2 ms at start-up).
     const t0 = Date.now();
     trace?.(`> ${method} ${redactUrl(url)}`);
@@ -118,12 +123,13 @@ export class Transport {
         url: redactUrl(url),
       };
     } catch (error) {
-      if (runSignal?.aborted) throw new InterruptedError();
+      if (runSignal?.aborted || own?.aborted) throw new InterruptedError();
       if (error instanceof CliError) throw error;
       throw toNetworkError(error, timedOut, timeoutMs);
     } finally {
       clearTimeout(timer);
       runSignal?.removeEventListener("abort", onRunAbort);
+      own?.removeEventListener("abort", onOwnAbort);
     }
   }
 }

@@ -58,6 +58,14 @@ function askedTimeout(value: unknown): number {
   return Number.NaN;
 }
 
+export interface PaymentTally {
+  signed: number;
+  signedAmount: bigint;
+  accepted: number;
+  acceptedAmount: bigint;
+  asset: KnownAsset | undefined;
+}
+
 export class PaymentSession implements PaymentHook {
   /**
    * Held against --max-spend: every value signed, plus those being signed right now. Reserved
@@ -78,6 +86,8 @@ export class PaymentSession implements PaymentHook {
   private signer: Promise<Signer> | undefined;
   private readonly settlements: string[] = [];
   private payer: string | undefined;
+  /** The amount of the last payment signed: the price of the next page, as far as can be known. */
+  private lastAmount: bigint | undefined;
 
   constructor(
     private readonly options: PaymentOptions,
@@ -200,6 +210,7 @@ export class PaymentSession implements PaymentHook {
     this.signing--;
     this.signed++;
     this.signedAmount += signed.auth.value;
+    this.lastAmount = signed.auth.value;
     this.asset = asset;
     this.inFlight.set(signed.headers, { value: signed.auth.value, nonce: signed.auth.nonce });
     return signed.headers;
@@ -261,6 +272,31 @@ export class PaymentSession implements PaymentHook {
       if (error instanceof CliError) throw error;
       throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
     }
+  }
+
+  /** What the session has signed and what the server accepted, so far (amounts in the asset's units). */
+  tally(): PaymentTally {
+    return {
+      signed: this.signed,
+      signedAmount: this.signedAmount,
+      accepted: this.accepted,
+      acceptedAmount: this.acceptedAmount,
+      asset: this.asset,
+    };
+  }
+
+  /**
+   * Why `more` payments at the last price would pass --max-spend, or undefined when they fit (or
+   * nothing was paid yet to price them): asked before a walk that must read every page.
+   */
+  refusesMore(more: number): string | undefined {
+    const asset = this.asset;
+    if (this.lastAmount === undefined || !asset || more <= 0) return undefined;
+    const maxSpend = parseAmount("--max-spend", this.options.maxSpend, asset.decimals);
+    const total = this.reserved + this.lastAmount * BigInt(more);
+    if (total <= maxSpend) return undefined;
+    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+    return `this walk reads every page: ${more} more paid request${more === 1 ? "" : "s"} of ${units(this.lastAmount)} would bring the total to ${units(total)}, over --max-spend ${this.options.maxSpend}`;
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */

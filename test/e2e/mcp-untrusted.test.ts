@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { generatePrivateKey } from "viem/accounts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { run } from "./helpers.js";
+import { useMcp } from "./mcp-client.js";
 
 // What an agent sends a tool is data, never a path (issue 32): every string and list argument of
 // every tool, given `@<file>` or `-`, reads nothing, sends nothing of the file anywhere (result,
@@ -18,11 +17,7 @@ const WALLET = generatePrivateKey();
 const MARKER = `PRIVATE-LINE-${Math.random().toString(36).slice(2)}`;
 const servers = useServers();
 const sandbox = useSandbox({ apiKey: ENV_KEY });
-const opened: Client[] = [];
-
-afterEach(async () => {
-  for (const client of opened.splice(0)) await client.close().catch(() => {});
-});
+const connect = useMcp(() => [ENV_KEY, STORED_KEY, WALLET.slice(2), MARKER]);
 
 /** Every request the server under test sent, in full, for a proxy in front of the sandbox. */
 async function recordingProxy() {
@@ -44,21 +39,6 @@ async function recordingProxy() {
     res.end(Buffer.from(await upstream.arrayBuffer()));
   });
   return proxy;
-}
-
-async function connect(folder: string, args: string[], env: Record<string, string>) {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, ...args],
-    env: { ...baseEnv(folder), ...env },
-    stderr: "pipe",
-  });
-  let stderr = "";
-  transport.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: "untrusted-test", version: "1" });
-  await client.connect(transport);
-  opened.push(client);
-  return { client, stderr: () => stderr };
 }
 
 type Schema = { type?: string; enum?: unknown[]; items?: { type?: string } };
@@ -118,7 +98,7 @@ describe.each([
               text
                 .split(source)
                 .join("@PATH")
-                .replace(/\\?"(questionId|answerId)\\?":\\?"\w+/g, "$1"),
+                .replace(/\\?"(question_id|answer_id|next_cursor)\\?":\\?"[\w-]+/g, "$1"),
             );
           tried++;
         }

@@ -70,7 +70,7 @@ describe("notes after the examples (issue 22 item 14)", async () => {
     );
     const mcp = commands.find(([p]) => p === "mcp")![1];
     expect(commanderHelp(mcp, 60)).toContain(
-      '  {"mcpServers": {"tokenintel": {"command": "tokenintel", "args": ["mcp"],\n',
+      '  {"mcpServers": {"tokenintel": {"command": "/usr/local/bin/node",\n',
     );
   });
 });

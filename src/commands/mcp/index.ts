@@ -1,30 +1,56 @@
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
+import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { MCP_CLIENTS } from "./clients.js";
+
+const flags = flagTable({
+  ...PAYMENT_FLAGS,
+  printConfig: {
+    flags: "--print-config <client>",
+    description: `print the entry that registers this server with an MCP client (${MCP_CLIENTS.join(", ")}), with the flags given here, and exit`,
+    kind: "choice",
+    choices: MCP_CLIENTS,
+    what: "MCP client",
+  },
+});
 
 export default defineCommand({
   name: "mcp",
   description:
-    "serve the data commands to AI agents as a Model Context Protocol server on stdio (market, directory, agents, ta, trending, check, ask)",
-  flags: PAYMENT_FLAGS,
+    "serve market, directory, agents, ta, trending, check, history and ask to AI agents as a Model Context Protocol server on stdio",
+  flags,
   examples: [
+    "tokenintel mcp --print-config claude-desktop",
+    "tokenintel mcp --pay --max-spend 0.50 --daily-cap 2 --print-config cursor",
     `printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' | tokenintel mcp --sandbox`,
   ],
-  notes: `Register it with an MCP client (Claude Desktop, Cursor, an agent framework) as a command:
+  notes: `Register it with an MCP client in one step: --print-config claude-desktop, claude-code or cursor
+prints the JSON entry (the absolute paths of node and tokenintel, the flags given beside it, and the
+environment a client must pass, with placeholders where a secret goes: no secret is printed):
 
-  {"mcpServers": {"tokenintel": {"command": "tokenintel", "args": ["mcp"],
-                                 "env": {"TOKENINTEL_API_KEY": "your key"}}}}
+  {"mcpServers": {"tokenintel": {"command": "/usr/local/bin/node",
+                                 "args": ["/usr/local/lib/node_modules/tokenintel/bin/tokenintel.js", "mcp"]}}}
 
 It reads its settings as every command does: the key from --api-key, TOKENINTEL_API_KEY or
-'tokenintel auth login'; --base-url, --cache, --rate, --sandbox. Each tool is a command run
-in-process, with the same checks and exact numbers; its answer is the records as structured
-content (at most 500, 50 unless the call's limit says otherwise, and a note when more exist) and a
-short text. Only 'directory' can cost money, and only when the server runs with --pay (0.005 USDC a
-page on the live service); --max-payment, --max-spend (for the server's whole life), --daily-cap
-and --dry-run hold as on the command line, every payment goes in the ledger ('tokenintel
-payments'), and a payment a cap refuses is a tool error naming the cap and when it frees up. stdout
-carries the protocol only; notes go to stderr. It answers initialize as soon as it starts, before
-it has read its flags: a bad flag ends it after that answer, with one line on stderr (exit 2). The
-server ends when its client closes stdin.`,
+'tokenintel auth login'; --base-url, --cache, --rate, --sandbox. A client starts it with a bare
+environment: a setting exported in your shell does not reach it, so put it in the entry (the
+printed one carries --daily-cap when TOKENINTEL_DAILY_CAP is set) or in 'tokenintel config'.
+
+Each tool is the command of the same name run in-process, with the same checks and exact numbers.
+Its answer is structured content that validates against the tool's outputSchema, and the same as
+compact JSON in a text block. Records carry a compact set of fields (fields: [...] asks for
+others, fields: [] lists them); an answer that stops early carries next_cursor, which continues it
+with no gap and no repeat. A tool argument is data: an item starting with @ or equal to - is
+refused, never read as a file or stdin. Text the service wrote (names, the ask answer) is marked
+as the service's; escape sequences and control characters are removed.
+
+With --pay, directory and history pay per request (x402) under --max-payment, --max-spend (for the
+server's whole life), --daily-cap and --dry-run, one paid call at a time; each answer's cost says
+what the call paid, and every payment is in the ledger ('tokenintel payments'). A sorted paid walk
+reads every page: it is refused before it starts when --max-spend cannot cover it. Without a daily
+cap, mcp --pay says so once on stderr. A cancelled call stops its walk and signs nothing more.
+stdout carries the protocol only; notes go to stderr. A bad flag ends the server at once (exit 2).
+The server ends when its client closes stdin; a call still running then answers with an error.`,
   async run(ctx, opts) {
     const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
       import("./server.js"),
@@ -32,9 +58,19 @@ server ends when its client closes stdin.`,
       import("../../context.js"),
     ]);
     // Payment flags are checked once, before serving: a bad one is a usage error, not a tool error.
-    await paymentOptions(ctx, opts);
-    const payment = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+    const { printConfig, ...paymentFlags } = opts;
+    const payment = await paymentOptions(ctx, paymentFlags);
+    if (printConfig) {
+      const { printClientConfig } = await import("./clients.js");
+      await printClientConfig(ctx, printConfig, process.argv.slice(2));
+      return;
+    }
+    if (payment && !payment.dryRun && !payment.ledger?.dailyCap)
+      ctx.io.warn(
+        "mcp --pay without a daily cap: set one with --daily-cap, TOKENINTEL_DAILY_CAP in the client's entry, or 'tokenintel config set daily-cap <amount>'",
+      );
+    const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, v]) => v !== undefined));
     if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
-    await serveMcp({ ctx, payment });
+    await serveMcp({ ctx, payment: raw });
   },
 });

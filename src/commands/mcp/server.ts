@@ -1,25 +1,64 @@
-import { Readable, Writable } from "node:stream";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createHash } from "node:crypto";
+import { PassThrough, Readable, Writable } from "node:stream";
+import {
+  type CallToolResult,
+  fromJsonSchema,
+  type JsonSchemaType,
+  type JsonSchemaValidator,
+  type jsonSchemaValidator,
+  McpServer,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { dotPaths } from "../../api/fields.js";
 import { Context, type RunContext } from "../../context.js";
-import { AuthError, CliError, PaymentError, UsageError } from "../../errors.js";
+import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
-import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
-import { LosslessNumber, parseJson } from "../../json/exact.js";
+import { getPath, pickPaths } from "../../json/dot-paths.js";
+import { parseJson } from "../../json/exact.js";
+import { formatUnits } from "../../payment/amounts.js";
+import type { PaymentTally } from "../../payment/session.js";
 import { VERSION } from "../../version.js";
-import { EARLY_ANSWER, type EarlyAnswer } from "./early.js";
-import { DEFAULT_TOOL_LIMIT, inputShape, rawOptions, TOOLS, type ToolSpec } from "./tools.js";
+import type { CommandModule } from "../command.js";
+import type { DataCommandDefinition } from "../data/definition.js";
+import { answerSchema, compactFields, forAgent, type JsonSchema, recordsSchema } from "./results.js";
+import {
+  DEFAULT_TOOL_LIMIT,
+  inputSchema,
+  rawOptions,
+  SERVICE_TEXT_NOTE,
+  TOOLS,
+  type ToolSpec,
+} from "./tools.js";
+import { decodeCursor, encodeCursor, walkTool } from "./walk.js";
 
-// `tokenintel mcp`: the data commands as MCP tools over stdio. Each call runs the command itself,
-// in-process, with its output captured: the same checks, paging, caps, cache and exact numbers as
-// the command line. stdout carries the protocol only; the server's own notes go to stderr.
+// `tokenintel mcp`: the commands as MCP tools over stdio. A data tool walks its pages itself
+// (limit, cursor, exact cost, cancellation, progress); check, history and ask run the command
+// in-process with its output captured. Either way: the same checks, caps, cache and exact numbers
+// as the command line. stdout carries the protocol only; the server's own notes go to stderr.
 
 /** The payment flags the server was started with, handed to every call of a tool that can pay. */
 export type PaymentRaw = Record<string, unknown>;
 
-/** One call's IO: its stdout and stderr captured, no terminal, no stdin. */
+/** How long calls in flight get to answer once the client has closed stdin. */
+const END_GRACE_MS = 2_000;
+
+export interface McpServerOptions {
+  /** The server's context: settings, key, cache and rate as the command line set them. */
+  ctx: Context;
+  /** --pay and its caps, given to every call of a tool that can pay. */
+  payment: PaymentRaw;
+}
+
+/** Who the server says it is, and what it tells an agent about itself. */
+export const SERVER_INFO = { name: "tokenintel", version: VERSION };
+export const SERVER_OPTIONS = {
+  instructions: `Token intelligence for Base and Solana: market data, risk verdicts, technical analysis, agent tokens, trending tokens, daily history, a token directory and plain-language questions. Numbers are exact; do not round them before comparing. An answer that stops early carries next_cursor. ${SERVICE_TEXT_NOTE}`,
+};
+
+/** One call's IO: stdout and stderr captured, no terminal, no stdin, no local file, every secret masked. */
 function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
   const chunks: string[] = [];
   const notes: string[] = [];
@@ -36,7 +75,6 @@ function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
       done();
     },
   });
-  // An agent's arguments never name a file or stdin, and every secret the server knows is masked.
   const io = new IO({
     stdin: Readable.from([]),
     stdout,
@@ -49,77 +87,73 @@ function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
   return { io, out: () => chunks.join(""), notes };
 }
 
-/** JSON as an MCP client reads it: numbers JavaScript cannot hold exactly keep every digit. */
-function exactForJson(value: unknown): unknown {
-  if (value instanceof LosslessNumber) {
-    const raw = value.raw;
-    const asNumber = Number(raw);
-    if (String(asNumber) === raw) return asNumber;
-    // JSON.rawJSON (Node 21+) writes the digits as they came; before it, the digits as a string.
-    const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
-    return rawJSON ? rawJSON(raw) : raw;
-  }
-  if (Array.isArray(value)) return value.map(exactForJson);
-  if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, exactForJson(v)]));
-  return value;
+/** A tool's answer: the structured value, and the same as compact JSON for clients that read text only. */
+function answer(io: IO, value: Record<string, unknown>): CallToolResult {
+  // Masked as text, then read back: a secret cannot survive in any field, in any encoding.
+  const text = io.redact(JSON.stringify(value));
+  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
 }
 
-function textResult(text: string, isError = false): CallToolResult {
-  return { content: [{ type: "text", text }], isError };
+function failure(io: IO, message: string, notes: string[] = []): CallToolResult {
+  const lines = [message, ...notes.filter((n) => !message.includes(n))].map((l) => io.redact(l));
+  return { content: [{ type: "text", text: lines.join("\n") }], isError: true };
 }
 
 /** The error a failed call answers with, or undefined when what was fetched stands (a note). */
-function failureOf(error: unknown, hasOutput: boolean): string | undefined {
-  const hard =
+function isHardFailure(error: unknown, hasOutput: boolean): boolean {
+  return (
     error instanceof UsageError ||
     error instanceof AuthError ||
     error instanceof PaymentError ||
     !(error instanceof CliError) ||
-    !hasOutput;
-  if (!hard) return undefined;
-  return error instanceof Error ? error.message : String(error);
+    !hasOutput
+  );
 }
-
-export interface McpServerOptions {
-  /** The server's context: settings, key, cache and rate as the command line set them. */
-  ctx: Context;
-  /** --pay and its caps, given to every call of a tool that can pay. */
-  payment: PaymentRaw;
-}
-
-/** Who the server says it is, and what it tells an agent about itself (also read by the build). */
-export const SERVER_INFO = { name: "tokenintel", version: VERSION };
-export const SERVER_OPTIONS = {
-  instructions:
-    "Token intelligence for Base and Solana: market data, risk verdicts, technical analysis, agent tokens, trending tokens, a token directory and plain-language questions. Numbers are exact decimal strings; do not round them before comparing.",
-};
 
 /**
- * The transport, when the shim answered `initialize` before the program loaded (early.ts): the
- * SDK server still reads that request, and its answer is not sent twice. It must be the answer
- * already sent, byte for byte; when it is not, the difference is said on stderr.
+ * The SDK's validator, compiled when a tool first answers rather than when it is listed: compiling
+ * eight output schemas up front delayed the first answer to initialize by ~0.4 s.
  */
-function withEarlyAnswer(transport: StdioServerTransport, io: IO): StdioServerTransport {
-  const slot = globalThis as Record<symbol, EarlyAnswer | undefined>;
-  const early = slot[EARLY_ANSWER];
-  if (!early) return transport;
-  slot[EARLY_ANSWER] = undefined;
-  const send = transport.send.bind(transport);
-  let pending: EarlyAnswer | undefined = early;
-  transport.send = async (message) => {
-    if (pending && "id" in message && message.id === pending.id && !("method" in message)) {
-      const line = `${JSON.stringify(message)}\n`;
-      if (line !== pending.line)
-        io.warn(
-          `mcp: the initialize answer sent at start differs from the server's: sent ${pending.line.trim()}, server ${line.trim()}`,
-        );
-      pending = undefined;
-      return;
+const lazyValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    let check: JsonSchemaValidator<T> | undefined;
+    return (input: unknown) => {
+      check ??= new AjvJsonSchemaValidator().getValidator<T>(schema);
+      return check(input);
+    };
+  },
+};
+
+/** The server's calls: started, cancelled, ended with stdin. */
+class Calls {
+  private readonly live = new Set<AbortController>();
+  /** Paid calls run one at a time, so that each can say exactly what it cost. */
+  private paying: Promise<unknown> = Promise.resolve();
+  ended = false;
+
+  async run<T>(paid: boolean, signal: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const own = new AbortController();
+    const onAbort = () => own.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.live.add(own);
+    try {
+      if (!paid) return await body(own.signal);
+      const turn = this.paying.then(() => body(own.signal));
+      this.paying = turn.catch(() => {});
+      return await turn;
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      this.live.delete(own);
     }
-    return send(message);
-  };
-  return transport;
+  }
+
+  /** The client closed stdin: every call stops, and answers if it still can. */
+  async end(): Promise<void> {
+    this.ended = true;
+    for (const call of this.live) call.abort(new Error("the client closed stdin"));
+    const until = Date.now() + END_GRACE_MS;
+    while (this.live.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** Runs the server until its client goes away (stdin ends) or a signal ends the process. */
@@ -127,59 +161,153 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
   // Two clients for the server's life: one sends the key, one pays (no key); the paying one keeps
   // one payment session, so --max-spend holds across every call.
   const paying = new Context(ctx.io, ctx.globals, ctx.signal, "tokenintel mcp");
+  const pays = Object.keys(payment).length > 0;
   const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
+  const calls = new Calls();
   for (const tool of TOOLS) {
     const module = (await tool.load()).default;
+    const definition = await tool.definition?.();
+    const payNote = tool.paid
+      ? pays
+        ? " Each request is paid for (x402) under the server's caps; the answer's cost says what the call paid."
+        : ""
+      : "";
     server.registerTool(
       tool.name,
       {
         title: tool.title,
-        description: tool.paid
-          ? `${tool.description}${Object.keys(payment).length ? "" : " (the server was started without --pay: keyed calls only)"}`
-          : tool.description,
-        inputSchema: inputShape(tool, module.flags),
-        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: true },
+        description: `${tool.description}${payNote} ${SERVICE_TEXT_NOTE}`,
+        inputSchema: inputSchema(tool, module.flags),
+        outputSchema: fromJsonSchema(outputSchemaOf(tool, definition), lazyValidator),
+        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: !tool.paid || !pays },
       },
-      async (args: Record<string, unknown>, extra: { signal: AbortSignal }) =>
-        callTool(tool, module.flags, module.run!, args, extra.signal, ctx, paying, payment),
+      (args: Record<string, unknown>, extra: ServerContext) =>
+        calls.run(tool.paid && pays, extra.mcpReq.signal, (signal) =>
+          callTool({
+            tool,
+            module,
+            definition,
+            args,
+            signal,
+            extra,
+            ctx,
+            paying,
+            payment,
+            ended: () => calls.ended,
+          }),
+        ),
     );
   }
-  const transport = withEarlyAnswer(new StdioServerTransport(), ctx.io);
-  // The client closing stdin ends the server, after one turn of the event loop: the requests read
-  // with the end (`printf … | tokenintel mcp`) are answered first, and calls still waiting on the
-  // network are aborted.
-  const end = () => setImmediate(() => void server.close());
+  // The SDK's transport closes the moment its stdin ends, and drops the calls in flight unanswered.
+  // It reads a copy of stdin instead, which ends only once those calls have stopped and answered
+  // (an error) while stdout is still there to take it. Requests read with the end (`printf … |
+  // tokenintel mcp`) are answered first: the copy ends a turn of the event loop after the calls.
+  const input = new PassThrough();
+  const transport = new StdioServerTransport(input, process.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
-    process.stdin.once("end", end);
   });
+  let ending = false;
+  const end = () => {
+    if (ending) return;
+    ending = true;
+    void new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => calls.end())
+      .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+      .then(() => input.end());
+  };
   await server.connect(transport);
-  // The shim pauses stdin when it hands the session over (early.ts); reading starts here. Its
-  // client may have gone already.
-  process.stdin.resume();
+  process.stdin.on("data", (chunk: Buffer) => input.write(chunk));
+  process.stdin.once("end", end);
+  process.stdin.once("error", end);
   if (process.stdin.readableEnded) end();
   ctx.io.info(`tokenintel mcp: serving ${TOOLS.length} tools on stdio (${VERSION})`);
   await closed;
   await paying.close();
 }
 
-async function callTool(
-  tool: ToolSpec,
-  flags: FlagTable,
-  run: NonNullable<Awaited<ReturnType<ToolSpec["load"]>>["default"]["run"]>,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-  ctx: Context,
-  paying: Context,
-  payment: PaymentRaw,
-): Promise<CallToolResult> {
-  const limit = tool.pages ? ((args.limit as number | undefined) ?? DEFAULT_TOOL_LIMIT) : undefined;
-  const raw: Record<string, unknown> = { ...rawOptions(args, flags, tool.argument?.name), json: true };
-  // One record more than asked tells whether more exist.
-  if (limit !== undefined) raw.limit = String(limit + 1);
-  if (tool.paid) Object.assign(raw, payment);
+function outputSchemaOf(tool: ToolSpec, definition: DataCommandDefinition | undefined): JsonSchema {
+  if (definition) return recordsSchema(definition.shape);
+  const records = (items: JsonSchema) => ({
+    records: { type: "array", items },
+    count: { type: "integer" },
+    missing: { type: "array", items: { type: "string" } },
+  });
+  switch (tool.name) {
+    case "check":
+      return answerSchema(
+        records({
+          type: "object",
+          properties: {
+            symbol: {},
+            name: {},
+            address: {},
+            id: {},
+            level: { enum: ["low", "medium", "high"] },
+            reasons: {
+              type: "array",
+              description: "each rule that applies: rule, field, value, threshold, level",
+            },
+          },
+        }),
+        ["records", "count"],
+      );
+    case "history":
+      return answerSchema(
+        records({
+          type: "object",
+          description: "one token's days, oldest first",
+          properties: {
+            token_id: {},
+            token_symbol: {},
+            token_address: {},
+            chain: {},
+            days: { type: "array" },
+          },
+        }),
+        ["records", "count"],
+      );
+    default:
+      return answerSchema(
+        {
+          answer: {
+            type: "object",
+            description: "the service's answer: its text is the service's, not tokenintel's",
+            properties: { by: { const: "service" }, text: { type: "string" } },
+          },
+          question_id: {},
+          answer_id: {},
+          token_details: {
+            type: "array",
+            description: "the tokens the answer names, as the service sent them",
+          },
+          tokens: {
+            type: "array",
+            description: "with explain: each named token's market figures and risk verdict",
+          },
+        },
+        ["answer"],
+      );
+  }
+}
+
+interface ToolCall {
+  tool: ToolSpec;
+  module: CommandModule;
+  definition: DataCommandDefinition | undefined;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  extra: ServerContext;
+  ctx: Context;
+  paying: Context;
+  payment: PaymentRaw;
+  ended: () => boolean;
+}
+
+async function callTool(call: ToolCall): Promise<CallToolResult> {
+  const { tool, module, ctx, paying, signal } = call;
   const { io, out, notes } = captureIO(ctx.io);
-  const call: RunContext = {
+  const run: RunContext = {
     io,
     signal: AbortSignal.any([ctx.signal, signal]),
     settings: ctx.settings,
@@ -192,44 +320,160 @@ async function callTool(
     cache: () => ctx.cache(),
     program: () => ctx.program(),
   };
-  let failure: string | undefined;
+  const before = paying.payment?.tally();
+  const raw: Record<string, unknown> = { ...rawOptions(tool, call.args, module.flags), json: true };
+  if (tool.paid) Object.assign(raw, call.payment);
   try {
-    const opts = parseFlags(flags, raw);
-    const positional = tool.argument ? [String(args[tool.argument.name] ?? "")] : [];
-    await run(call, opts, positional);
+    const opts = parseFlags(module.flags, raw);
+    const value = call.definition
+      ? await dataAnswer(call, run, opts as Record<string, unknown>, notes)
+      : await commandAnswer(call, run, opts, out, notes);
+    const cost = costOf(before, paying.payment?.tally());
+    return answer(io, {
+      ...value,
+      ...(cost ? { cost } : {}),
+      ...(notes.length ? { notes: notes.map(forAgent) } : {}),
+    });
   } catch (error) {
-    failure = failureOf(error, out().trim() !== "");
-    if (failure === undefined) notes.push(error instanceof Error ? error.message : String(error));
+    const cost = costOf(before, paying.payment?.tally());
+    const paid = cost
+      ? [`paid before the failure: ${cost.amount} ${cost.asset} for ${cost.payments} request(s)`]
+      : [];
+    if (error instanceof InterruptedError || signal.aborted) {
+      const why = call.ended() ? "the client closed stdin" : "the call was cancelled";
+      return failure(io, `${tool.name}: stopped: ${why}`, [...paid, ...notes]);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(io, sanitizeMessage(message), [...paid, ...notes]);
   }
-  if (failure !== undefined)
-    return textResult(io.redact([failure, ...notes.filter((n) => !failure!.includes(n))].join("\n")), true);
-  const text = out();
-  if (!text.trim()) return textResult(io.redact(notes.join("\n") || "no output"));
-  const value = exactForJson(parseJson(text));
-  if (Array.isArray(value)) {
-    const more = limit !== undefined && value.length > limit;
-    const records = more ? value.slice(0, limit) : value;
-    const summary = [
-      `${tool.name}: ${records.length} record${records.length === 1 ? "" : "s"}`,
-      more ? `more exist: raise limit (at most 500) or narrow with where/tickers` : "",
-      ...notes,
-    ]
-      .filter(Boolean)
-      .join("\n");
-    return {
-      content: [{ type: "text", text: io.redact(summary) }],
-      structuredContent: { records, count: records.length, more },
-    };
-  }
-  // An answer in prose (ask) is the text itself, bounded; the rest is structured.
-  const answer = value as { nlpResponse?: unknown; answer?: { nlpResponse?: unknown } };
-  const prose = answer.nlpResponse ?? answer.answer?.nlpResponse;
-  const summary = [
-    typeof prose === "string" ? prose.slice(0, 8000) : `${tool.name}: answered`,
-    ...notes,
-  ].join("\n");
+}
+
+/** A message that may quote the server: one line, no escape sequences. */
+function sanitizeMessage(message: string): string {
+  return String(forAgent(message)).replace(/\s*\n\s*/g, " ");
+}
+
+/** What one call paid: the session's tally after, less before (paid calls run one at a time). */
+function costOf(
+  before: PaymentTally | undefined,
+  after: PaymentTally | undefined,
+): { payments: number; amount: string; asset: string; network: string } | undefined {
+  if (!after?.asset) return undefined;
+  const payments = after.signed - (before?.signed ?? 0);
+  if (payments === 0) return undefined;
+  const amount = after.signedAmount - (before?.signedAmount ?? 0n);
   return {
-    content: [{ type: "text", text: io.redact(summary) }],
-    structuredContent: value as Record<string, unknown>,
+    payments,
+    amount: formatUnits(amount.toString(), after.asset.decimals),
+    asset: after.asset.symbol,
+    network: after.asset.networkName,
+  };
+}
+
+/** The arguments a cursor continues: all but how much to show and of what. */
+function bindingOf(args: Record<string, unknown>): string {
+  const { limit: _l, cursor: _c, fields: _f, ...rest } = args;
+  const stable = JSON.stringify(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
+  return createHash("sha256").update(stable).digest("base64url").slice(0, 16);
+}
+
+async function dataAnswer(
+  call: ToolCall,
+  run: RunContext,
+  opts: Record<string, unknown>,
+  notes: string[],
+): Promise<Record<string, unknown>> {
+  const definition = call.definition!;
+  const { args } = call;
+  const asked = args.fields as string[] | undefined;
+  if (asked && asked.length === 0) {
+    const fields = dotPaths(definition.shape);
+    return { records: [], count: 0, more: false, fields };
+  }
+  const [{ parseDataOptions, estimateRequests }, { checkPaths }] = await Promise.all([
+    import("../data/run.js"),
+    import("../data/path-flags.js"),
+  ]);
+  const parsed = await parseDataOptions(run, definition, opts as never);
+  const fields = checkPaths("fields", asked, definition.shape, definition.name);
+  const binding = bindingOf(args);
+  const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
+  const client = await run.client({
+    keyRequired: !definition.endpoint.keyOptional,
+    payment: parsed.payment,
+    estimate: estimateRequests(parsed.query),
+  });
+  const progressToken = call.extra.mcpReq._meta?.progressToken;
+  const walk = await walkTool({
+    client,
+    query: parsed.query,
+    sort: parsed.sort,
+    limit: (args.limit as number | undefined) ?? DEFAULT_TOOL_LIMIT,
+    from,
+    signal: call.signal,
+    mayRead: (more) => run.payment?.refusesMore(more),
+    onProgress:
+      progressToken === undefined
+        ? undefined
+        : ({ requests, total }) =>
+            void call.extra.mcpReq
+              .notify({
+                method: "notifications/progress",
+                params: {
+                  progressToken,
+                  progress: requests,
+                  ...(total !== undefined ? { total } : {}),
+                  message: `${requests}${total !== undefined ? ` of ${total}` : ""} requests`,
+                },
+              })
+              .catch(() => {}),
+  });
+  notes.push(...walk.notes);
+  const shown = fields ?? compactFields(definition, walk.records);
+  const held = shown.filter((path) => walk.records.some((r) => getPath(r, path) !== undefined));
+  const records = walk.records.map((r) => forAgent(pickPaths(r, shown)));
+  return {
+    records,
+    count: records.length,
+    more: walk.more,
+    ...(walk.next ? { next_cursor: encodeCursor(walk.next, binding) } : {}),
+    fields: held,
+    pages: { read: walk.requests, total: walk.units ?? null },
+    ...(walk.missing.length ? { missing: walk.missing.map(forAgent) } : {}),
+  };
+}
+
+async function commandAnswer(
+  call: ToolCall,
+  run: RunContext,
+  opts: Record<string, unknown>,
+  out: () => string,
+  notes: string[],
+): Promise<Record<string, unknown>> {
+  const { tool, args } = call;
+  try {
+    const positional = tool.argument ? [String(args[tool.argument.name] ?? "")] : [];
+    await call.module.run!(run, opts as never, positional);
+  } catch (error) {
+    if (isHardFailure(error, out().trim() !== "")) throw error;
+    notes.push(error instanceof Error ? error.message : String(error));
+  }
+  const value = forAgent(parseJson(out() || "null"));
+  if (tool.name === "ask") return askAnswer(value);
+  const records = Array.isArray(value) ? value : [];
+  const missing = notes.flatMap((n) => /^no data for .*?: (.*)$/.exec(n)?.[1]?.split(", ") ?? []);
+  return { records, count: records.length, ...(missing.length ? { missing } : {}) };
+}
+
+/** ask's answer, with the service's text marked as the service's. */
+function askAnswer(value: unknown): Record<string, unknown> {
+  const wrapped = value as { answer?: Record<string, unknown>; tokens?: unknown } | null;
+  const data = (wrapped?.answer ?? wrapped ?? {}) as Record<string, unknown>;
+  return {
+    answer: { by: "service", text: typeof data.nlpResponse === "string" ? data.nlpResponse : "" },
+    ...(data.questionId !== undefined ? { question_id: data.questionId } : {}),
+    ...(data.answerId !== undefined ? { answer_id: data.answerId } : {}),
+    ...(Array.isArray(data.tokenDetails) ? { token_details: data.tokenDetails } : {}),
+    ...(wrapped?.answer && Array.isArray(wrapped.tokens) ? { tokens: wrapped.tokens } : {}),
   };
 }

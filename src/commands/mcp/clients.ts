@@ -1,0 +1,74 @@
+import type { RunContext } from "../../context.js";
+
+// `tokenintel mcp --print-config <client>`: the entry that registers this server with an MCP
+// client, ready to paste. A client starts servers with a bare environment and often without the
+// user's PATH, so the entry names node and tokenintel by absolute path, and carries the settings
+// this shell has in its environment (a daily cap exported here would otherwise never reach the
+// server). Secrets are never printed: where one goes, the entry holds a placeholder.
+
+export const MCP_CLIENTS = ["claude-desktop", "claude-code", "cursor"] as const;
+export type McpClientName = (typeof MCP_CLIENTS)[number];
+
+/** Where each client reads the entry, said on stderr beside it. */
+const WHERE: Record<McpClientName, string> = {
+  "claude-desktop":
+    "add it to claude_desktop_config.json (Claude Desktop: Settings > Developer > Edit Config), then restart Claude Desktop",
+  "claude-code":
+    "save it as .mcp.json at the project's root, or pass the tokenintel entry to 'claude mcp add-json tokenintel'",
+  cursor: "add it to ~/.cursor/mcp.json (every project) or .cursor/mcp.json (this project)",
+};
+
+/** Settings held in the environment that are secrets: a placeholder stands for them. */
+const SECRET_ENV: Record<string, string> = {
+  TOKENINTEL_API_KEY: "<your tokenintel API key>",
+  TOKENINTEL_WALLET_KEY: "<your wallet's private key (0x...)>",
+};
+
+/** The server's own arguments: this command line without --print-config, and never a key. */
+function serverArgs(argv: readonly string[]): { args: string[]; keyOnLine: boolean } {
+  const args: string[] = [];
+  let keyOnLine = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--print-config" || arg === "--api-key") {
+      keyOnLine ||= arg === "--api-key";
+      i++;
+      continue;
+    }
+    if (arg.startsWith("--print-config=")) continue;
+    if (arg.startsWith("--api-key=")) {
+      keyOnLine = true;
+      continue;
+    }
+    args.push(arg);
+  }
+  return { args, keyOnLine };
+}
+
+export async function printClientConfig(
+  ctx: RunContext,
+  client: string,
+  argv: readonly string[],
+): Promise<void> {
+  const { realpathSync } = await import("node:fs");
+  const { args, keyOnLine } = serverArgs(argv);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.io.env))
+    if (name.startsWith("TOKENINTEL_") && value !== undefined && !(name in SECRET_ENV)) env[name] = value;
+  const paying = args.includes("--pay");
+  const sandbox = args.includes("--sandbox");
+  const key = sandbox || paying ? undefined : await ctx.settings.apiKey().catch(() => undefined);
+  if (!sandbox && !paying && (keyOnLine || key === undefined || key.source === "env"))
+    env.TOKENINTEL_API_KEY = SECRET_ENV.TOKENINTEL_API_KEY!;
+  if (paying && !args.some((a) => a === "--wallet-key-file" || a.startsWith("--wallet-key-file=")))
+    env.TOKENINTEL_WALLET_KEY = SECRET_ENV.TOKENINTEL_WALLET_KEY!;
+  const bin = realpathSync(process.argv[1] ?? "tokenintel");
+  const entry = {
+    ...(client === "claude-code" ? { type: "stdio" } : {}),
+    command: process.execPath,
+    args: [bin, ...args],
+    ...(Object.keys(env).length ? { env } : {}),
+  };
+  await ctx.io.out(`${JSON.stringify({ mcpServers: { tokenintel: entry } }, null, 2)}\n`);
+  ctx.io.info(`tokenintel: ${WHERE[client as McpClientName]}`);
+}

@@ -1,0 +1,122 @@
+import type { FieldSpec, Shape } from "../../api/fields.js";
+import { IDENTITY_PATHS } from "../../contract/identity.js";
+import { getPath } from "../../json/dot-paths.js";
+import { LosslessNumber } from "../../json/exact.js";
+import { sanitizeBlock, sanitizeInline } from "../../output/sanitize.js";
+import { chooseColumns, type DataCommandDefinition } from "../data/definition.js";
+
+// What a tool answers, for an agent: the service's values made inert (no escape sequences or
+// control characters, in keys or values), numbers exact, a compact set of fields unless others
+// are asked for, and JSON Schemas of it all (each tool's outputSchema) derived from the same
+// record tables the command line's --fields and --where read.
+
+/** A JSON Schema, as the MCP SDK takes one. */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * A value from the service as an agent gets it: strings without escape sequences or control
+ * characters (line breaks kept), keys likewise, and numbers JavaScript cannot hold exactly written
+ * with every digit (JSON.rawJSON, Node 21+; before it, the digits as a string).
+ */
+export function forAgent(value: unknown): unknown {
+  if (typeof value === "string") return sanitizeBlock(value);
+  if (value instanceof LosslessNumber) {
+    const raw = value.raw;
+    const asNumber = Number(raw);
+    if (String(asNumber) === raw) return asNumber;
+    const rawJSON = (JSON as { rawJSON?: (text: string) => unknown }).rawJSON;
+    return rawJSON ? rawJSON(raw) : raw;
+  }
+  if (Array.isArray(value)) return value.map(forAgent);
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeInline(k), forAgent(v)]));
+  return value;
+}
+
+/**
+ * The fields a record gets by default: who the token is, and the columns of the command's default
+ * table view (the figures a person sees first).
+ */
+export function compactFields(definition: DataCommandDefinition, records: unknown[]): string[] {
+  const layout = definition.table.views[definition.table.defaultView]!;
+  const columns = chooseColumns(layout.columns, records).filter((c) => !c.compute);
+  // Each part of the identity once: the first of its paths the records carry.
+  const present = (paths: readonly string[]) =>
+    paths.find((p) => records.some((r) => getPath(r, p) !== undefined));
+  const identity = (["id", "symbol", "name", "address"] as const).flatMap(
+    (part) => present(IDENTITY_PATHS[part]) ?? [],
+  );
+  return [...new Set([...identity, ...columns.flatMap((c) => c.paths)])];
+}
+
+const KIND_WORDS: Record<string, string> = {
+  string: "text",
+  url: "a URL",
+  decimal: "an exact decimal (a string of digits, or a number)",
+  numeric: "a decimal string or a number",
+  int: "a whole number",
+  number: "a number",
+  bool: "true or false",
+};
+
+/** A record table as a JSON Schema that documents every field and refuses none (the service varies). */
+export function shapeSchema(shape: Shape): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const [key, spec] of Object.entries(shape)) {
+    properties[key] =
+      typeof spec === "object" ? { description: `section: ${key}`, ...shapeSchema(spec) } : leafSchema(spec);
+  }
+  return { properties };
+}
+
+function leafSchema(spec: FieldSpec): JsonSchema {
+  const kind = spec.replace(/[?~]$/, "");
+  return { description: KIND_WORDS[kind] ?? kind };
+}
+
+const text = { type: "string" };
+const strings = { type: "array", items: text };
+
+/** What every answer may carry beside its data. */
+const COMMON: Record<string, JsonSchema> = {
+  notes: { ...strings, description: "tokenintel's own notes on this answer (not the service's text)" },
+  cost: {
+    type: "object",
+    description: "what this call paid, when the server pays per request (x402)",
+    properties: {
+      payments: { type: "integer" },
+      amount: text,
+      asset: text,
+      network: text,
+    },
+  },
+};
+
+/** A data tool's answer: records, how many, whether more exist and the cursor that continues. */
+export function recordsSchema(shape: Shape): JsonSchema {
+  return {
+    type: "object",
+    properties: {
+      records: { type: "array", items: { type: "object", ...shapeSchema(shape) } },
+      count: { type: "integer", description: "records in this answer" },
+      more: { type: "boolean", description: "the listing goes on past this answer" },
+      next_cursor: { ...text, description: "pass as cursor, with the same other arguments, to continue" },
+      fields: {
+        ...strings,
+        description: "the dot paths each record holds here (or, for fields: [], every path)",
+      },
+      pages: {
+        type: "object",
+        properties: { read: { type: "integer" }, total: { type: ["integer", "null"] } },
+      },
+      missing: { ...strings, description: "items of tickers, addresses or ids that matched no token" },
+      ...COMMON,
+    },
+    required: ["records", "count", "more"],
+  };
+}
+
+/** The answer of a tool that runs a command whole (check, history, ask). */
+export function answerSchema(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
+  return { type: "object", properties: { ...properties, ...COMMON }, required };
+}
