@@ -1,5 +1,5 @@
 import { Command, Help } from "commander";
-import type { CommandModule } from "./commands/command.js";
+import { type CommandModule, recordModule } from "./commands/command.js";
 import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
 import { addArgument, addFlags } from "./flags/table.js";
@@ -29,6 +29,7 @@ export const COMMANDS: Record<string, Loader> = {
   payments: () => import("./commands/payments/index.js"),
   sandbox: () => import("./commands/sandbox/index.js"),
   mcp: () => import("./commands/mcp/index.js"),
+  schema: () => import("./commands/schema/index.js"),
   completion: () => import("./commands/completion/index.js"),
   version: () => import("./commands/version/index.js"),
   __complete: () => import("./commands/complete/index.js"),
@@ -90,6 +91,7 @@ export function fullProgram(): Promise<Command> {
 }
 
 function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextFor): void {
+  recordModule(cmd, module);
   cmd.description(module.description);
   addFlags(cmd, module.flags);
   for (const arg of module.args ?? []) addArgument(cmd, arg);
@@ -125,7 +127,9 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
   }
   cmd.action(async (...params: unknown[]) => {
     const command = params[params.length - 1] as Command;
-    const args = command.args.slice(0, module.args?.length ?? 0);
+    // A variadic last argument (`[command...]`) takes every word left.
+    const variadic = module.args?.at(-1)?.name.includes("...");
+    const args = variadic ? command.args : command.args.slice(0, module.args?.length ?? 0);
     const ctx = await contextFor(command);
     const { parseFlags } = await import("./flags/parse.js");
     const opts = parseFlags(module.flags, command.opts());

@@ -1,3 +1,4 @@
+import type { Command } from "commander";
 import type { RunContext } from "../context.js";
 import type { FlagTable, FlagValues } from "../flags/table.js";
 
@@ -29,4 +30,16 @@ export interface CommandModule<T extends FlagTable = FlagTable> {
 /** Declares a command, keeping its flag table's literal types for run()'s options. */
 export function defineCommand<const T extends FlagTable>(command: CommandModule<T>): CommandModule<T> {
   return command;
+}
+
+const modules = new WeakMap<Command, CommandModule>();
+
+/** Records the module a commander command was defined from (the program does, for each command). */
+export function recordModule(cmd: Command, module: CommandModule): void {
+  modules.set(cmd, module);
+}
+
+/** The module a commander command was defined from: its flag table, examples, subcommands. */
+export function moduleOf(cmd: Command): CommandModule | undefined {
+  return modules.get(cmd);
 }

@@ -4,6 +4,7 @@ import { getPath } from "../../json/dot-paths.js";
 import { LosslessNumber } from "../../json/exact.js";
 import { sanitizeBlock, sanitizeInline } from "../../output/sanitize.js";
 import { chooseColumns, type DataCommandDefinition } from "../data/definition.js";
+import type { ToolSpec } from "./tools.js";
 
 // What a tool answers, for an agent: the service's values made inert (no escape sequences or
 // control characters, in keys or values), numbers exact, a compact set of fields unless others
@@ -119,4 +120,73 @@ export function recordsSchema(shape: Shape): JsonSchema {
 /** The answer of a tool that runs a command whole (check, history, ask). */
 export function answerSchema(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
   return { type: "object", properties: { ...properties, ...COMMON }, required };
+}
+
+/** A tool's outputSchema: its records' table for a data tool, else its command's answer. */
+export function outputSchemaOf(
+  tool: Pick<ToolSpec, "name">,
+  definition: DataCommandDefinition | undefined,
+): JsonSchema {
+  if (definition) return recordsSchema(definition.shape);
+  const records = (items: JsonSchema) => ({
+    records: { type: "array", items },
+    count: { type: "integer" },
+    missing: { type: "array", items: { type: "string" } },
+  });
+  switch (tool.name) {
+    case "check":
+      return answerSchema(
+        records({
+          type: "object",
+          properties: {
+            symbol: {},
+            name: {},
+            address: {},
+            id: {},
+            level: { enum: ["low", "medium", "high"] },
+            reasons: {
+              type: "array",
+              description: "each rule that applies: rule, field, value, threshold, level",
+            },
+          },
+        }),
+        ["records", "count"],
+      );
+    case "history":
+      return answerSchema(
+        records({
+          type: "object",
+          description: "one token's days, oldest first",
+          properties: {
+            token_id: {},
+            token_symbol: {},
+            token_address: {},
+            chain: {},
+            days: { type: "array" },
+          },
+        }),
+        ["records", "count"],
+      );
+    default:
+      return answerSchema(
+        {
+          answer: {
+            type: "object",
+            description: "the service's answer: its text is the service's, not tokenintel's",
+            properties: { by: { const: "service" }, text: { type: "string" } },
+          },
+          question_id: {},
+          answer_id: {},
+          token_details: {
+            type: "array",
+            description: "the tokens the answer names, as the service sent them",
+          },
+          tokens: {
+            type: "array",
+            description: "with explain: each named token's market figures and risk verdict",
+          },
+        },
+        ["answer"],
+      );
+  }
 }

@@ -23,7 +23,7 @@ import type { PaymentTally } from "../../payment/session.js";
 import { VERSION } from "../../version.js";
 import type { CommandModule } from "../command.js";
 import type { DataCommandDefinition } from "../data/definition.js";
-import { answerSchema, compactFields, forAgent, type JsonSchema, recordsSchema } from "./results.js";
+import { compactFields, forAgent, outputSchemaOf } from "./results.js";
 import {
   DEFAULT_TOOL_LIMIT,
   inputSchema,
@@ -224,71 +224,6 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
   ctx.io.info(`tokenintel mcp: serving ${TOOLS.length} tools on stdio (${VERSION})`);
   await closed;
   await paying.close();
-}
-
-function outputSchemaOf(tool: ToolSpec, definition: DataCommandDefinition | undefined): JsonSchema {
-  if (definition) return recordsSchema(definition.shape);
-  const records = (items: JsonSchema) => ({
-    records: { type: "array", items },
-    count: { type: "integer" },
-    missing: { type: "array", items: { type: "string" } },
-  });
-  switch (tool.name) {
-    case "check":
-      return answerSchema(
-        records({
-          type: "object",
-          properties: {
-            symbol: {},
-            name: {},
-            address: {},
-            id: {},
-            level: { enum: ["low", "medium", "high"] },
-            reasons: {
-              type: "array",
-              description: "each rule that applies: rule, field, value, threshold, level",
-            },
-          },
-        }),
-        ["records", "count"],
-      );
-    case "history":
-      return answerSchema(
-        records({
-          type: "object",
-          description: "one token's days, oldest first",
-          properties: {
-            token_id: {},
-            token_symbol: {},
-            token_address: {},
-            chain: {},
-            days: { type: "array" },
-          },
-        }),
-        ["records", "count"],
-      );
-    default:
-      return answerSchema(
-        {
-          answer: {
-            type: "object",
-            description: "the service's answer: its text is the service's, not tokenintel's",
-            properties: { by: { const: "service" }, text: { type: "string" } },
-          },
-          question_id: {},
-          answer_id: {},
-          token_details: {
-            type: "array",
-            description: "the tokens the answer names, as the service sent them",
-          },
-          tokens: {
-            type: "array",
-            description: "with explain: each named token's market figures and risk verdict",
-          },
-        },
-        ["answer"],
-      );
-  }
 }
 
 interface ToolCall {

@@ -1,0 +1,136 @@
+import { type FieldSpec, isAbsentOk, type Shape } from "../../api/fields.js";
+import type { RunContext } from "../../context.js";
+import { UsageError } from "../../errors.js";
+import { GLOBAL_FLAGS } from "../../flags/global.js";
+import type { Flag, FlagKind, FlagTable } from "../../flags/table.js";
+import { closest } from "../../help/hints.js";
+import { stringifyJson } from "../../json/exact.js";
+import { VERSION } from "../../version.js";
+import { type CommandModule, moduleOf } from "../command.js";
+import { outputSchemaOf } from "../mcp/results.js";
+import { TOOLS } from "../mcp/tools.js";
+
+// `tokenintel schema`: the command surface as data, for programs and agents, from the tables help,
+// completion and the MCP tools are made from: nothing here is written twice.
+
+/** The JSON type of each kind of flag value, as a program reads it after parsing. */
+const JSON_TYPE: Record<FlagKind, string> = {
+  switch: "boolean",
+  text: "string",
+  list: "array",
+  optionalList: "array",
+  repeated: "array",
+  choice: "string",
+  count: "integer",
+  whole: "integer",
+  duration: "string",
+  optionalDuration: "string",
+  rate: "string",
+  url: "string",
+  amount: "string",
+  share: "number",
+  size: "string",
+  ttl: "string",
+};
+
+function optionOf(flag: Flag): Record<string, unknown> {
+  const [, short, long, value] = /^(?:(-\w), )?(--[\w-]+)(?: ([<[].*[>\]]))?$/.exec(flag.flags) ?? [];
+  return {
+    name: long ?? flag.flags,
+    ...(short ? { short } : {}),
+    ...(value ? { value, value_required: value.startsWith("<") } : {}),
+    type: flag.kind,
+    json_type: JSON_TYPE[flag.kind],
+    description: flag.description,
+    repeatable: flag.kind === "list" || flag.kind === "optionalList" || flag.kind === "repeated",
+    ...(flag.choices ? { choices: flag.choices } : {}),
+    ...(flag.suggest ? { suggested: flag.suggest } : {}),
+    ...(flag.default !== undefined ? { default: flag.default } : {}),
+    ...(flag.max !== undefined ? { max: flag.max } : {}),
+    ...(flag.negation ? { negation: /--[\w-]+/.exec(flag.negation.flags)?.[0] } : {}),
+  };
+}
+
+const optionsOf = (table: FlagTable) => Object.values(table).map(optionOf);
+
+/** Every leaf field of a record table: its dot path and kind, and whether it may be null or absent. */
+function fieldsOf(shape: Shape, prefix = ""): Array<Record<string, unknown>> {
+  return Object.entries(shape).flatMap(([key, spec]) => {
+    if (typeof spec === "object") return fieldsOf(spec, `${prefix}${key}.`);
+    const leaf = spec as FieldSpec;
+    return [
+      {
+        path: `${prefix}${key}`,
+        kind: leaf.replace(/[?~]$/, ""),
+        ...(leaf.endsWith("?") ? { nullable: true } : {}),
+        ...(isAbsentOk(leaf) ? { optional: true } : {}),
+      },
+    ];
+  });
+}
+
+async function returnsOf(name: string): Promise<Record<string, unknown> | undefined> {
+  const tool = TOOLS.find((t) => t.name === name);
+  if (!tool) return undefined;
+  const definition = await tool.definition?.();
+  const returns = definition
+    ? { kind: "records", fields: fieldsOf(definition.shape) }
+    : { kind: "answer", schema: outputSchemaOf(tool, undefined) };
+  return { returns, mcp_tool: tool.name };
+}
+
+async function describe(module: CommandModule, path: string[]): Promise<Record<string, unknown>> {
+  const subcommands = await Promise.all(
+    (module.subcommands ?? []).map((s) => describe(s, [...path, s.name])),
+  );
+  return {
+    name: path.join(" "),
+    description: module.description,
+    ...(module.args?.length
+      ? {
+          arguments: module.args.map((a) => ({
+            name: a.name.replace(/[<>[\]]|\.\.\./g, ""),
+            required: a.name.startsWith("<"),
+            variadic: a.name.includes("..."),
+            description: a.description,
+            ...(a.values ? { values: a.values } : {}),
+          })),
+        }
+      : {}),
+    options: optionsOf(module.flags),
+    ...(module.examples?.length ? { examples: module.examples } : {}),
+    ...(path.length === 1 ? await returnsOf(module.name) : {}),
+    ...(subcommands.length ? { subcommands } : {}),
+  };
+}
+
+export async function runSchema(ctx: RunContext, path: string[]): Promise<void> {
+  // The program as help lists it (hidden commands left out), each command's module as defined.
+  const program = await ctx.program();
+  const modules = program
+    .createHelp()
+    .visibleCommands(program)
+    .flatMap((c) => moduleOf(c) ?? []);
+  const commands = await Promise.all(modules.map((m) => describe(m, [m.name])));
+  let shown: unknown = {
+    name: "tokenintel",
+    version: VERSION,
+    global_options: optionsOf(GLOBAL_FLAGS),
+    commands,
+  };
+  if (path.length) {
+    const wanted = path.join(" ");
+    const all = commands.flatMap((c) => [c, ...((c.subcommands as typeof commands | undefined) ?? [])]);
+    shown = all.find((c) => c.name === wanted);
+    if (!shown) {
+      const near = closest(
+        wanted,
+        all.map((c) => c.name as string),
+      );
+      throw new UsageError(
+        `schema: unknown command "${wanted}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,
+      );
+    }
+  }
+  await ctx.io.outJson(`${stringifyJson(shown, 2)}\n`);
+}
