@@ -44,6 +44,7 @@ export function ledgerFile(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 type NewSignedLine = Omit<SignedLine, "at">;
+type NewOutcomeLine = Omit<OutcomeLine, "at">;
 
 /** A line as the cap reads it: its date (NaN: unreadable) and, for a signed payment, its amount. */
 export interface CapEntry {
@@ -86,7 +87,6 @@ export function countForCap(entries: readonly CapEntry[], now: number, file: str
   }
   return { payments, unreadable, file };
 }
-type NewOutcomeLine = Omit<OutcomeLine, "at">;
 
 export class PaymentLedger {
   constructor(
