@@ -22,7 +22,7 @@ import { PRIVATE_FILE_MODE, PrivateFileError, removeQuietly, untrustedReason } f
 export interface LockOptions {
   /** How long to wait for another holder, in ms (default 10 s). */
   timeoutMs?: number;
-  /** A lock older than this is a crashed holder's, whatever its pid (default 30 s). */
+  /** A lock older than this whose holder cannot be checked (another host, no pid) is taken over (default 30 s). */
   staleMs?: number;
   /** Whether a pid runs on this host (injectable). */
   isAlive?: (pid: number) => boolean;
@@ -137,8 +137,9 @@ export function acquireLock(target: string, options: LockOptions = {}): string {
     }
     const holder = readHolder(lock);
     if (!holder) continue;
-    const gone = holder.pid !== undefined && holder.host === host && !isAlive(holder.pid);
-    if (gone || holder.ageMs > staleMs) {
+    const checkable = holder.pid !== undefined && holder.host === host;
+    const gone = checkable ? !isAlive(holder.pid!) : holder.ageMs > staleMs;
+    if (gone) {
       breakStale(lock, holder);
       continue;
     }
@@ -155,15 +156,27 @@ export function acquireLock(target: string, options: LockOptions = {}): string {
 
 /** Gives the lock back, unless it was taken over (stale) and is someone else's now. */
 export function releaseLock(target: string, token: string): void {
-  const lock = `${target}.lock`;
-  if (readHolder(lock)?.token === token) removeQuietly(lock);
+  if (holdsLock(target, token)) removeQuietly(`${target}.lock`);
 }
 
-/** Runs `work` holding the lock on `target`: what it reads is what no one else changes meanwhile. */
-export function withFileLock<T>(target: string, work: () => T, options: LockOptions = {}): T {
+/** Whether the lock on `target` is still the one `token` took (not broken and taken by another). */
+export function holdsLock(target: string, token: string): boolean {
+  return readHolder(`${target}.lock`)?.token === token;
+}
+
+/**
+ * Runs `work` holding the lock on `target`: what it reads is what no one else changes meanwhile.
+ * `work` is handed a check that says whether the lock is still held, for a write that must not be
+ * made by a holder whose lock was taken over.
+ */
+export function withFileLock<T>(
+  target: string,
+  work: (stillHeld: () => boolean) => T,
+  options: LockOptions = {},
+): T {
   const token = acquireLock(target, options);
   try {
-    return work();
+    return work(() => holdsLock(target, token));
   } finally {
     releaseLock(target, token);
   }

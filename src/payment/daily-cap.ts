@@ -20,6 +20,18 @@ export interface SignedPayment {
   atomic: bigint;
 }
 
+/** What the ledger holds for the cap: the payments read, and the signed lines whose amount cannot be. */
+export interface CapLedger {
+  payments: SignedPayment[];
+  /** Signed lines (in the window, or of no readable date) whose amount cannot be read: no payment is made past them. */
+  unreadable: number;
+  /** The ledger file, to name in the refusal. */
+  file: string;
+}
+
+const unreadableText = (ledger: CapLedger) =>
+  `the payment ledger ${ledger.file} holds ${ledger.unreadable} signed line${ledger.unreadable === 1 ? "" : "s"} of the last 24 hours whose amount cannot be read, so the daily cap cannot count ${ledger.unreadable === 1 ? "it" : "them"}`;
+
 /** The sum signed in the 24 hours before `now` (a payment dated later, by a clock set back, counts). */
 export function signedInWindow(payments: readonly SignedPayment[], now: number): bigint {
   let total = 0n;
@@ -66,11 +78,14 @@ const usdc = (atomic: bigint) => `${formatUnits(atomic.toString(), 6)} USDC`;
 
 /** Why a payment is refused by the cap, and when the cap frees up; undefined when it fits. */
 export function capRefusal(
-  payments: readonly SignedPayment[],
+  ledger: CapLedger,
   amount: bigint,
   cap: DailyCap,
   now: number,
 ): string | undefined {
+  if (ledger.unreadable > 0)
+    return `refusing to pay under the daily cap: ${unreadableText(ledger)} (mend or remove ${ledger.unreadable === 1 ? "that line" : "those lines"}; \`tokenintel payments\` counts them)`;
+  const { payments } = ledger;
   const signed = signedInWindow(payments, now);
   if (signed + amount <= cap.atomic) return undefined;
   const over = `the daily cap ${cap.text} (${cap.source})`;
@@ -81,12 +96,10 @@ export function capRefusal(
 }
 
 /** The dry run's words on the cap: what the last 24 hours hold and how many payments fit. */
-export function describeCapRoom(
-  payments: readonly SignedPayment[],
-  price: bigint,
-  cap: DailyCap,
-  now: number,
-): string {
+export function describeCapRoom(ledger: CapLedger, price: bigint, cap: DailyCap, now: number): string {
+  if (ledger.unreadable > 0)
+    return `daily cap ${cap.text} (${cap.source}): no payment would be made: ${unreadableText(ledger)}`;
+  const { payments } = ledger;
   const signed = signedInWindow(payments, now);
   const left = cap.atomic > signed ? cap.atomic - signed : 0n;
   const count = price > 0n ? left / price : undefined;

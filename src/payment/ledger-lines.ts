@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { formatUnits } from "./amounts.js";
 
 // The payment ledger's lines: what is written when an authorization is signed (before the request
@@ -86,8 +87,35 @@ export function boundedReason(text: string | undefined): string | undefined {
   return clean || undefined;
 }
 
+/**
+ * The longest a free-text field of a line is kept (the command line, the endpoint, the label): a
+ * longer one is cut, and the cut named with the whole text's length and hash, by the writer before
+ * it writes and by the reader of an older ledger that kept the whole text. So every line is short
+ * enough for the reader, which drops no line for being long.
+ */
+export const MAX_FIELD_CHARS = 1024;
+const FREE_TEXT = ["command", "endpoint", "label"] as const;
+
+/** A field cut to MAX_FIELD_CHARS: its start, then "… (N characters, sha256 0123456789abcdef)". */
+export function boundField(text: string): string {
+  if (text.length <= MAX_FIELD_CHARS) return text;
+  const hash = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const tail = `… (${text.length} characters, sha256 ${hash})`;
+  return `${text.slice(0, MAX_FIELD_CHARS - tail.length)}${tail}`;
+}
+
+/** A signed line as written: its free-text fields bounded. */
+export function boundedSignedLine<T extends Partial<Pick<SignedLine, (typeof FREE_TEXT)[number]>>>(
+  line: T,
+): T {
+  const out = { ...line };
+  for (const k of FREE_TEXT) if (typeof out[k] === "string") out[k] = boundField(out[k]) as T[typeof k];
+  return out;
+}
+
 const DIGITS = /^\d{1,78}$/;
 const isText = (v: unknown): v is string => typeof v === "string" && v.length <= 4096;
+const isFreeText = (v: unknown): v is string => typeof v === "string";
 
 /** A line read back, checked field by field; undefined when it is not one tokenintel writes. */
 export function parseLedgerLine(text: string): LedgerLine | undefined {
@@ -102,22 +130,14 @@ export function parseLedgerLine(text: string): LedgerLine | undefined {
   if (d.v !== LEDGER_FORMAT || !isText(d.at) || Number.isNaN(Date.parse(d.at)) || !isText(d.nonce))
     return undefined;
   if (d.kind === "signed") {
-    const texts = [
-      "command",
-      "endpoint",
-      "network",
-      "networkId",
-      "asset",
-      "symbol",
-      "amount",
-      "payTo",
-      "from",
-    ];
-    if (!texts.every((k) => isText(d[k]))) return undefined;
+    const texts = ["network", "networkId", "asset", "symbol", "amount", "payTo", "from"];
+    if (!texts.every((k) => isText(d[k])) || !isFreeText(d.command) || !isFreeText(d.endpoint))
+      return undefined;
     if (![d.atomic, d.validAfter, d.validBefore].every((v) => typeof v === "string" && DIGITS.test(v)))
       return undefined;
-    if (typeof d.x402Version !== "number" || (d.label !== undefined && !isText(d.label))) return undefined;
-    return d as unknown as SignedLine;
+    if (typeof d.x402Version !== "number" || (d.label !== undefined && !isFreeText(d.label)))
+      return undefined;
+    return boundedSignedLine(d) as unknown as SignedLine;
   }
   if (d.kind === "outcome") {
     if (d.outcome !== "settled" && d.outcome !== "refused" && d.outcome !== "unknown") return undefined;
@@ -126,4 +146,24 @@ export function parseLedgerLine(text: string): LedgerLine | undefined {
     return d as unknown as OutcomeLine;
   }
   return undefined;
+}
+
+/** What is left of a line that cannot be read whole but says it is a signed payment. */
+export interface DamagedSigned {
+  /** When it says it was signed; NaN when that cannot be read. */
+  atMs: number;
+  /** Its amount in atomic units; undefined when that cannot be read. */
+  atomic: bigint | undefined;
+}
+
+/**
+ * A damaged line (torn by a crash, edited, cut): if its first bytes say it is a signed payment, what
+ * can still be read of its date and amount; undefined for any other line. `head` is the line's
+ * start, `text` the whole line when it was read (a line past the reader's bound is not).
+ */
+export function salvageSigned(head: string, text: string | undefined): DamagedSigned | undefined {
+  if (!/"kind"\s*:\s*"signed"/.test(head)) return undefined;
+  const at = /"at"\s*:\s*"([^"]{1,64})"/.exec(head);
+  const atomic = text === undefined ? null : /"atomic"\s*:\s*"(\d{1,78})"/.exec(text);
+  return { atMs: at ? Date.parse(at[1]!) : Number.NaN, atomic: atomic ? BigInt(atomic[1]!) : undefined };
 }

@@ -5,8 +5,16 @@ import { CliError, PaymentError } from "../errors.js";
 import { describeFsError } from "../files/errors.js";
 import { appendPrivateLine, withFileLock } from "../files/lock.js";
 import { makePrivateDir, PrivateFileError, readPrivateFile, untrustedReason } from "../files/private.js";
-import { CAP_WINDOW_MS, capRefusal, type DailyCap, type SignedPayment } from "./daily-cap.js";
-import { type LedgerLine, type OutcomeLine, parseLedgerLine, type SignedLine } from "./ledger-lines.js";
+import { CAP_WINDOW_MS, type CapLedger, capRefusal, type DailyCap, type SignedPayment } from "./daily-cap.js";
+import {
+  boundedSignedLine,
+  type LedgerLine,
+  type OutcomeLine,
+  parseLedgerLine,
+  type SignedLine,
+  salvageSigned,
+} from "./ledger-lines.js";
+import { readLinesBackward, type TailLine } from "./ledger-tail.js";
 
 // The payment ledger: one append-only JSON-lines file in tokenintel's data folder (never in the
 // cache folder: `cache clear` does not touch it), mode 0600, written through the private-file
@@ -18,9 +26,13 @@ export const LEDGER_FILE_NAME = "payments.jsonl";
 const WHAT = "the payment ledger";
 /** `tokenintel payments` reads the whole ledger; one this large is refused, not read. */
 export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
-/** The tail is read back this far past the cap's window: a clock set back a little still counts. */
+/**
+ * The cap reads back at least the ledger's last MiB whatever the dates say (thousands of payments:
+ * a clock set back or forth between runs cannot hide a line in it), then on to a line older than
+ * the window (less a little slack).
+ */
+const CAP_TAIL_BYTES = 1024 * 1024;
 const CLOCK_SLACK_MS = 3_600_000;
-const TAIL_CHUNK_BYTES = 64 * 1024;
 
 /** tokenintel's data folder: TOKENINTEL_DATA_DIR, or the platform's ($XDG_DATA_HOME/tokenintel). */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,6 +45,48 @@ export function ledgerFile(env: NodeJS.ProcessEnv = process.env): string {
 
 type NewSignedLine = Omit<SignedLine, "at">;
 type NewOutcomeLine = Omit<OutcomeLine, "at">;
+
+/** A line as the cap reads it: its date (NaN: unreadable) and, for a signed payment, its amount. */
+export interface CapEntry {
+  atMs: number;
+  signed: boolean;
+  /** undefined: a signed line whose amount cannot be read. */
+  atomic: bigint | undefined;
+}
+
+function capEntry(raw: TailLine): CapEntry {
+  const line = raw.text === undefined ? undefined : parseLedgerLine(raw.text);
+  if (line)
+    return {
+      atMs: Date.parse(line.at),
+      signed: line.kind === "signed",
+      atomic: line.kind === "signed" ? BigInt(line.atomic) : undefined,
+    };
+  const damaged = salvageSigned(raw.head, raw.text);
+  return { atMs: damaged?.atMs ?? Number.NaN, signed: damaged !== undefined, atomic: damaged?.atomic };
+}
+
+/**
+ * The payments as the cap counts them, from the lines in file order (oldest first). Lines are
+ * appended in the order they were signed, so a line dated before one written ahead of it was
+ * signed no earlier than that one: it counts from that date (a clock set back cannot age it out).
+ * A date in the future counts as it is (it stays in the window longer); a date that cannot be read,
+ * as now. A signed line whose amount cannot be read is counted as unreadable.
+ */
+export function countForCap(entries: readonly CapEntry[], now: number, file: string): CapLedger {
+  const since = now - CAP_WINDOW_MS;
+  let latest = Number.NEGATIVE_INFINITY; // the latest date, not in the future, of a line before
+  const payments: SignedPayment[] = [];
+  let unreadable = 0;
+  for (const e of entries) {
+    const atMs = Number.isNaN(e.atMs) ? now : e.atMs > now ? e.atMs : Math.max(e.atMs, latest);
+    if (e.atMs <= now) latest = Math.max(latest, e.atMs);
+    if (!e.signed || atMs <= since) continue;
+    if (e.atomic === undefined) unreadable++;
+    else payments.push({ atMs, atomic: e.atomic });
+  }
+  return { payments, unreadable, file };
+}
 
 export class PaymentLedger {
   constructor(
@@ -52,16 +106,22 @@ export class PaymentLedger {
    * line could not be written): either way the authorization must not be sent.
    */
   appendSigned(line: NewSignedLine, atomic: bigint, cap: DailyCap | undefined): void {
-    const append = () => {
+    const append = (stillHeld: () => boolean) => {
       const now = this.now();
       if (cap) {
-        const refusal = capRefusal(this.signedSince(now - CAP_WINDOW_MS), atomic, cap, now);
+        const refusal = capRefusal(this.forCap(now), atomic, cap, now);
         if (refusal) throw new PaymentError(refusal);
+        // A lock is broken only when its holder is gone; were this one's taken over all the same,
+        // another run may be counting without this payment: it is not made.
+        if (!stillHeld())
+          throw new PaymentError(
+            "refusing to pay: the daily cap's lock was taken over by another run while this one checked the cap; nothing was sent",
+          );
       }
-      this.append({ at: new Date(now).toISOString(), ...line });
+      this.append({ at: new Date(now).toISOString(), ...boundedSignedLine(line) });
     };
     if (!cap) {
-      append();
+      append(() => true);
       return;
     }
     withFileLock(join(dirname(this.file), "payments.cap"), append, {
@@ -73,36 +133,41 @@ export class PaymentLedger {
     this.append({ at: new Date(this.now()).toISOString(), ...line });
   }
 
-  /**
-   * The payments signed since `sinceMs`, read from the end of the file back to a line older than
-   * that (less a little slack): a check costs the last day's lines, not the whole ledger.
-   */
-  signedSince(sinceMs: number): SignedPayment[] {
-    const found: SignedPayment[] = [];
-    this.readTail((line) => {
-      if (line.kind !== "signed") return true;
-      const atMs = Date.parse(line.at);
-      if (atMs < sinceMs - CLOCK_SLACK_MS) return false;
-      if (atMs > sinceMs) found.push({ atMs, atomic: BigInt(line.atomic) });
-      return true;
-    });
-    return found;
+  /** What the daily cap counts at `now`: the ledger's last MiB at least, then back to the window's start. */
+  forCap(now: number): CapLedger {
+    const stopBefore = now - CAP_WINDOW_MS - CLOCK_SLACK_MS;
+    const entries: CapEntry[] = [];
+    this.withOpenFile((fd, size) =>
+      readLinesBackward(fd, size, (raw) => {
+        const entry = capEntry(raw);
+        entries.push(entry);
+        return !(raw.fromEnd > CAP_TAIL_BYTES && entry.atMs < stopBefore);
+      }),
+    );
+    return countForCap(entries.reverse(), now, this.file);
   }
 
-  /** Every line, in order, for `tokenintel payments`; `damaged` counts lines that are not whole. */
-  readAll(): { lines: LedgerLine[]; damaged: number } {
+  /**
+   * Every line, in order, for `tokenintel payments`; `damaged` counts lines that cannot be read,
+   * `damagedSigned` those of them that say they are signed payments (the cap counts or stops at them).
+   */
+  readAll(): { lines: LedgerLine[]; damaged: number; damagedSigned: number } {
     const read = readPrivateFile(this.file, WHAT, MAX_LEDGER_BYTES);
-    if (read.state === "missing") return { lines: [], damaged: 0 };
+    if (read.state === "missing") return { lines: [], damaged: 0, damagedSigned: 0 };
     if (read.state !== "ok") throw new CliError(read.reason);
     const lines: LedgerLine[] = [];
     let damaged = 0;
+    let damagedSigned = 0;
     for (const text of read.text.split("\n")) {
       if (!text.trim()) continue;
       const line = parseLedgerLine(text);
       if (line) lines.push(line);
-      else damaged++;
+      else {
+        damaged++;
+        if (salvageSigned(text.slice(0, 256), undefined)) damagedSigned++;
+      }
     }
-    return { lines, damaged };
+    return { lines, damaged, damagedSigned };
   }
 
   private append(line: LedgerLine): void {
@@ -121,34 +186,6 @@ export class PaymentLedger {
       torn = last[0] !== 0x0a;
     });
     return torn;
-  }
-
-  /** Lines from the last to the first, while `visit` returns true; damaged lines are passed over. */
-  private readTail(visit: (line: LedgerLine) => boolean): void {
-    this.withOpenFile((fd, size) => {
-      let end = size;
-      let rest = Buffer.alloc(0); // the start of a line whose beginning is in an earlier chunk
-      while (end > 0) {
-        const start = Math.max(0, end - TAIL_CHUNK_BYTES);
-        const chunk = Buffer.alloc(end - start);
-        for (let at = 0; at < chunk.length; ) {
-          const n = readSync(fd, chunk, at, chunk.length - at, start + at);
-          if (n === 0) throw new Error("the file shrank while it was read");
-          at += n;
-        }
-        const buffer = Buffer.concat([chunk, rest]);
-        let lineEnd = buffer.length;
-        for (let i = buffer.length - 1; i >= -1; i--) {
-          if (i >= 0 && buffer[i] !== 0x0a) continue;
-          if (i < 0 && start > 0) break; // this line began in the chunk before
-          const line = parseLedgerLine(buffer.toString("utf8", i + 1, lineEnd));
-          if (line && !visit(line)) return;
-          lineEnd = i;
-        }
-        rest = buffer.subarray(0, Math.max(0, lineEnd));
-        end = start;
-      }
-    });
   }
 
   /** Opens the ledger to read, never through a link, refusing one that is not the user's own. */

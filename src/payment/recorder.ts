@@ -1,6 +1,6 @@
 import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
-import { CAP_WINDOW_MS, capRefusal, type DailyCap, describeCapRoom } from "./daily-cap.js";
+import { capRefusal, type DailyCap, describeCapRoom } from "./daily-cap.js";
 import { PaymentLedger } from "./ledger.js";
 import { boundedReason, fixedAmount, type Outcome, readAddress, readTransaction } from "./ledger-lines.js";
 import type { KnownAsset, PaymentRequirement, SignedAuthorization } from "./offers.js";
@@ -43,7 +43,7 @@ export class PaymentRecorder {
     const cap = this.options.dailyCap;
     if (!cap) return;
     const now = this.now();
-    const refusal = capRefusal(this.ledger.signedSince(now - CAP_WINDOW_MS), amount, cap, now);
+    const refusal = capRefusal(this.ledger.forCap(now), amount, cap, now);
     if (refusal) throw new PaymentError(refusal);
   }
 
@@ -114,6 +114,6 @@ export class PaymentRecorder {
     const cap = this.options.dailyCap;
     if (!cap) return undefined;
     const now = this.now();
-    return describeCapRoom(this.ledger.signedSince(now - CAP_WINDOW_MS), price, cap, now);
+    return describeCapRoom(this.ledger.forCap(now), price, cap, now);
   }
 }

@@ -123,3 +123,38 @@ describe("ask --explain against an answer without token details", () => {
     ]);
   });
 });
+
+describe("ask --explain is bounded (issue 33)", () => {
+  it("an answer naming 3,000 tokens: 30 looked up, one market request per chain, the rest counted; unknown chains never asked", async () => {
+    const chains = ["base", "solana", "ethereum", "base&chain=evil", "SOLANA"];
+    const details = Array.from({ length: 3000 }, (_, i) => ({
+      token_id: `id-${i}`,
+      chain: chains[i % chains.length],
+    }));
+    const server = await servers.stub((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url?.startsWith("/v1/ask-loky")) {
+        res.end(
+          JSON.stringify({ questionId: "q", answerId: "a", nlpResponse: "Many.", tokenDetails: details }),
+        );
+        return;
+      }
+      const ids = (new URL(req.url ?? "/", "http://x").searchParams.get("token_ids") ?? "").split(",");
+      res.end(JSON.stringify({ success: true, data: ids.map((id) => ({ id, token_info: { symbol: id } })) }));
+    });
+    const r = await cli(["ask", "which tokens?", "--explain", "--json"], server.url);
+    expect(r.code, r.stderr).toBe(0);
+    const market = server.requests.filter((q) => q.url.startsWith("/v1/crypto-market/"));
+    const asked = market.map((q) => new URL(q.url, "http://x").searchParams);
+    expect(asked.map((q) => q.getAll("chain")).sort()).toEqual([["base"], ["solana"]]);
+    expect(asked.flatMap((q) => q.get("token_ids")!.split(",")).length).toBeLessThanOrEqual(30);
+    expect(r.stderr).toContain(
+      "--explain: the answer names 3,000 tokens; the first 30 are looked up, 2,970 left out",
+    );
+    const out = JSON.parse(r.stdout) as { tokens: Row[] };
+    expect(out.tokens).toHaveLength(30);
+    // The first 30: 6 on base, 12 on solana (either case), 12 on chains tokenintel does not know.
+    expect(out.tokens.filter((t) => t.found).length).toBe(18);
+    expect(out.tokens.filter((t) => t.missing === "no chain").length).toBe(12);
+  });
+});

@@ -237,3 +237,125 @@ describe("the chart", () => {
     });
   }
 });
+
+describe("history distrusts its server (issue 33)", () => {
+  const DAY_MS = 86_400_000;
+  const dayOf = (i: number) => new Date(Date.UTC(2026, 0, 1) - i * DAY_MS).toISOString().slice(0, 10);
+  const answer = (symbol: string, days: unknown[], pageCount?: number) =>
+    JSON.stringify({
+      success: true,
+      data: { token_id: `id-${symbol}`, token_symbol: symbol, token_address: null, token_day_metrics: days },
+      ...(pageCount ? { meta: { pagination: { page: 1, pageCount } } } : {}),
+    });
+  const asked = (url: string) => new URL(url, "http://x").searchParams;
+  /** A server that answers each ticker with `days(page)`, claiming a billion pages. */
+  const endless = (days: (page: number) => unknown[]) =>
+    servers.stub((req, res) => {
+      const q = asked(req.url!);
+      res.setHeader("content-type", "application/json");
+      res.end(answer(q.get("token_ticker")!, days(Number(q.get("page"))), 1_000_000_000));
+    });
+  const chart = { TOKENINTEL_OUTPUT: "table", COLUMNS: "100" };
+
+  it("a chart and its headers print no escape from the server; a date that is no calendar day is left out, a day sent twice is said", async () => {
+    const hostile = [
+      "2026-01-05\x1b]52;c;SGVsbG8=\x07",
+      "\x1b]0;owned\x07",
+      "\x1b]8;;http://evil.example\x1b\\2026-01-04\x1b]8;;\x1b\\",
+      "2026-01-03\x1b[2J",
+      "2026-02-30",
+    ];
+    const valid = ["2026-01-03", "2026-01-02", "2026-01-02", "2026-01-01"];
+    const server = await servers.stub((req, res) => {
+      const symbol = asked(req.url!).get("token_ticker")!;
+      const days = [...hostile, ...valid].map((date_time, i) => ({ date_time, usd_price: String(1 + i) }));
+      res.end(answer(`${symbol}\x1b]52;c;eA==\x07`, days));
+    });
+    for (const args of [
+      ["--tickers", "AAA"],
+      ["--tickers", "AAA,BBB", "--normalize"],
+    ]) {
+      const r = await cli(["-c", "base", ...args], server.url, chart);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+      expect(r.stdout).toContain("2026-01-01");
+      expect(r.stdout).not.toContain("2026-02-30");
+      expect(r.stderr).toContain(
+        "history: AAA: 5 days with a date that is not a calendar day (YYYY-MM-DD) left out",
+      );
+      expect(r.stderr).toContain("history: AAA: 1 day was sent twice; the first kept");
+    }
+    const json = await cli(["-c", "base", "--tickers", "AAA", "--json"], server.url);
+    const [series] = JSON.parse(json.stdout) as Series[];
+    expect(series!.days.map((d) => d.date_time)).toEqual(["2026-01-01", "2026-01-02", "2026-01-03"]);
+  });
+
+  it("hex, NaN and ±Infinity are not prices, and no axis is labelled with an infinity", async () => {
+    const prices = ["0x10", "NaN", "Infinity", "-Infinity", "1e308", "-1e308", "1.5", "2.5"];
+    const server = await servers.stub((_req, res) => {
+      res.end(
+        answer(
+          "AAA",
+          prices.map((usd_price, i) => ({ date_time: dayOf(i), usd_price })),
+        ),
+      );
+    });
+    const r = await cli(["-c", "base", "--tickers", "AAA"], server.url, chart);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain("Infinity");
+    expect(r.stdout).not.toContain("$16");
+    expect(r.stdout).toContain("(8 days, 4 missing)");
+    const only = await servers.stub((_req, res) => {
+      res.end(
+        answer(
+          "AAA",
+          ["0x10", "NaN", "1.5", "2.5"].map((usd_price, i) => ({ date_time: dayOf(i), usd_price })),
+        ),
+      );
+    });
+    const finite = await cli(["-c", "base", "--tickers", "AAA"], only.url, chart);
+    expect(finite.stdout).toContain("high $2.5");
+    expect(finite.stdout).toContain("low $1.5");
+  });
+
+  it("an answer for another token than asked is a warning, exit 1 with --strict", async () => {
+    const server = await servers.stub((_req, res) => {
+      res.end(answer("OTHER", [{ date_time: "2026-01-01", usd_price: "1" }]));
+    });
+    const r = await cli(["-c", "base", "--tickers", "ASKED", "--json"], server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe("tokenintel: warning: history: asked for ASKED, the server answered for OTHER\n");
+    const strict = await cli(["-c", "base", "--tickers", "ASKED", "--json", "--strict"], server.url);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("the server answered for another token than asked for 1 of 1: ASKED");
+    expect((JSON.parse(strict.stdout) as Series[])[0]!.token_symbol).toBe("OTHER");
+  });
+
+  it("a page repeated while the server claims a billion pages: the walk stops at the page that brings no new day", async () => {
+    const server = await endless(() =>
+      Array.from({ length: 1000 }, (_, i) => ({ date_time: dayOf(i), usd_price: "1" })),
+    );
+    const r = await cli(["-c", "base", "--tickers", "AAA", "--max-pages", "50", "--json"], server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(r.stderr).toContain("history: AAA: page 2 brought no new day; stopped there");
+    expect((JSON.parse(r.stdout) as Series[])[0]!.days).toHaveLength(1000);
+  });
+
+  it("six endless tickers end quickly: no series grows past 20 years of days", async () => {
+    const server = await endless((page) =>
+      Array.from({ length: 1000 }, (_, i) => ({ date_time: dayOf((page - 1) * 1000 + i), usd_price: "1" })),
+    );
+    const tickers = ["A1", "A2", "A3", "A4", "A5", "A6"];
+    const started = Date.now();
+    const r = await cli(["-c", "base", "--tickers", tickers.join(","), "--ndjson"], server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(server.requests).toHaveLength(6 * 8);
+    for (const t of tickers)
+      expect(r.stderr).toContain(
+        `history: ${t}: more than 7,320 days (20 years, longer than any token has traded); stopped at page 8`,
+      );
+    expect(r.stdout.trimEnd().split("\n")).toHaveLength(6 * 7320);
+  }, 30_000);
+});

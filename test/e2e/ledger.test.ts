@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -429,4 +438,203 @@ describe("outcomes the server leaves open", () => {
     expect(server.requests.filter((q) => paymentHeaderOf(q))).toHaveLength(0);
     expect(existsSync("/tmp/elsewhere-ledger")).toBe(false);
   });
+});
+
+describe("the daily cap counts everything it signed (issue 33)", () => {
+  /** A server that offers one page for 0.005 USDC and answers a paid request with an empty page. */
+  const paidStub = () =>
+    servers.stub((req, res) => {
+      if (req.headers["x-payment"]) sendJson(res, { success: true, data: [] });
+      else offer402(res);
+    });
+  const paidRequests = (server: { requests: SeenRequest[] }) =>
+    server.requests.filter((q) => paymentHeaderOf(q)).length;
+  const payOnce = (url: string, config: string, cap: string, env: Record<string, string> = {}) =>
+    run(
+      ["--base-url", url, "directory", "-c", "base", "--pay", "--page", "1", "--daily-cap", cap, "--json"],
+      config,
+      {
+        env: { ...withKey, ...env },
+      },
+    );
+  /** A whole signed line as tokenintel writes it, dated `at`, for 0.005 USDC. */
+  const signedLine = (at: number, fields: Record<string, unknown> = {}) => ({
+    v: 1,
+    kind: "signed",
+    at: new Date(at).toISOString(),
+    command: "tokenintel directory --pay",
+    endpoint: "http://127.0.0.1/v1/crypto-metainfo",
+    network: "base",
+    networkId: "base",
+    asset: USDC,
+    symbol: "USDC",
+    amount: "0.005000",
+    atomic: "5000",
+    payTo: PAY_TO,
+    from: PAYER,
+    nonce: `0x${Math.random().toString(16).slice(2).padEnd(64, "0")}`,
+    validAfter: "0",
+    validBefore: "1",
+    x402Version: 1,
+    ...fields,
+  });
+  const writeLedger = (file: string, text: string) => {
+    mkdirSync(join(file, ".."), { recursive: true, mode: 0o700 });
+    appendFileSync(file, text, { mode: 0o600 });
+  };
+  const shownPayments = async (config: string) => {
+    const shown = await run(["payments", "--json"], config);
+    expect(shown.code, shown.stderr).toBe(0);
+    return {
+      records: JSON.parse(shown.stdout) as Array<{ atomic: string; command: string }>,
+      stderr: shown.stderr,
+    };
+  };
+
+  it("a long command line is written bounded and counted: 100 addresses under room for one sign one", async () => {
+    const server = await paidStub();
+    const { config, ledger } = home();
+    const list = Array.from({ length: 100 }, (_, i) => `0x${(i + 1).toString(16).padStart(40, "0")}`);
+    const r = await run(
+      [
+        "--base-url",
+        server.url,
+        "directory",
+        "-c",
+        "base",
+        "--addresses",
+        list.join(","),
+        "--pay",
+        "--daily-cap",
+        "0.005",
+        "--json",
+      ],
+      config,
+      { env: withKey },
+    );
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain("over the daily cap 0.005 (--daily-cap)");
+    expect(paidRequests(server)).toBe(1);
+    const lines = readFileSync(ledger, "utf8").trimEnd().split("\n");
+    for (const line of lines) expect(line.length).toBeLessThan(4096);
+    const [signed] = signedLines(ledger);
+    expect(signed!.command).toMatch(/… \(\d{4} characters, sha256 [0-9a-f]{16}\)$/);
+    expect((signed!.command as string).length).toBe(1024);
+    // `payments` shows the payment the cap counted, and agrees with it.
+    const { records } = await shownPayments(config);
+    expect(records.map((p) => p.atomic)).toEqual(["5000"]);
+  });
+
+  it("a long line an older tokenintel wrote, and damaged signed lines, count against the cap", async () => {
+    const server = await paidStub();
+    const { config, ledger } = home();
+    // As tokenintel 0.1 wrote it: the whole command line, 5,000 characters.
+    writeLedger(
+      ledger,
+      `${JSON.stringify(signedLine(Date.now() - 60_000, { command: `tokenintel ${"x".repeat(5000)}` }))}\n`,
+    );
+    const r = await payOnce(server.url, config, "0.005");
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain("over the daily cap 0.005 (--daily-cap) by 0.005 USDC");
+    expect(paidRequests(server)).toBe(0);
+    const { records } = await shownPayments(config);
+    expect(records).toHaveLength(1);
+    expect(records[0]!.command).toMatch(/^tokenintel x+… \(5011 characters, sha256 [0-9a-f]{16}\)$/);
+
+    // A signed line damaged past reading (a field of the wrong type), its amount still legible: counted.
+    const other = home();
+    writeLedger(other.ledger, `${JSON.stringify(signedLine(Date.now() - 60_000, { x402Version: "1" }))}\n`);
+    const damaged = await payOnce(server.url, other.config, "0.009");
+    expect(damaged.code, damaged.stderr).toBe(5);
+    expect(damaged.stderr).toContain("over the daily cap 0.009 (--daily-cap) by 0.001 USDC");
+    // A signed line torn before its amount: no payment under a cap until it is mended.
+    const torn = home();
+    writeLedger(
+      torn.ledger,
+      `{"v":1,"kind":"signed","at":"${new Date(Date.now() - 60_000).toISOString()}","comm\n`,
+    );
+    const stopped = await payOnce(server.url, torn.config, "1");
+    expect(stopped.code, stopped.stderr).toBe(5);
+    expect(stopped.stderr).toBe(
+      `tokenintel: refusing to pay under the daily cap: the payment ledger ${torn.ledger} holds 1 signed line of the last 24 hours whose amount cannot be read, so the daily cap cannot count it (mend or remove that line; \`tokenintel payments\` counts them)\n`,
+    );
+    expect(paidRequests(server)).toBe(0);
+    const shown = await shownPayments(torn.config);
+    expect(shown.records).toEqual([]);
+    expect(shown.stderr).toContain("1 line of the payment ledger");
+    expect(shown.stderr).toContain("(1 of them signed payments:");
+  });
+
+  it("a run made while the clock was two days behind does not hide the payments before it", async () => {
+    const server = await paidStub();
+    const { config, ledger } = home();
+    const preload = new URL("./clock-shift.mjs", import.meta.url).href;
+    const behind = { NODE_OPTIONS: `--import=${preload}`, CLOCK_SHIFT_MS: String(-2 * 86_400_000) };
+    for (const env of [{}, {}, behind]) {
+      const r = await payOnce(server.url, config, "0.015", env);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const lines = signedLines(ledger);
+    expect(Date.parse(lines[2]!.at)).toBeLessThan(Date.now() - 47 * 3_600_000); // dated two days back, last
+    // The clock is right again: three payments of the last day are counted, the fourth refused.
+    const next = await payOnce(server.url, config, "0.015");
+    expect(next.code, next.stderr).toBe(5);
+    expect(next.stderr).toContain("over the daily cap 0.015 (--daily-cap) by 0.005 USDC");
+    expect(paidRequests(server)).toBe(3);
+    const dry = await run(
+      ["--base-url", server.url, "directory", "-c", "base", "--dry-run", "--daily-cap", "0.02"],
+      config,
+      {
+        env: withKey,
+      },
+    );
+    expect(dry.stderr).toContain(
+      "0.015 USDC signed in the last 24 h (payment ledger), 0.005 USDC left, room for 1 more payment",
+    );
+    const { records } = await shownPayments(config);
+    expect(sumSigned(records as unknown as Line[])).toBe(15_000n);
+  }, 30_000);
+
+  it("a lock held by a suspended run (SIGSTOP, 40 s old) is not broken: the next run waits, then pays nothing", async () => {
+    const server = await paidStub();
+    const { config, ledger } = home();
+    writeLedger(ledger, "");
+    const holder = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    try {
+      holder.kill("SIGSTOP");
+      const lock = join(config, "data", "payments.cap.lock");
+      const { hostname } = await import("node:os");
+      writeFileSync(lock, `${holder.pid}\n${hostname()}\nsuspended\n`, { mode: 0o600 });
+      const old = new Date(Date.now() - 40_000);
+      utimesSync(lock, old, old);
+      const r = await payOnce(server.url, config, "0.01");
+      expect(r.code).not.toBe(0);
+      expect(r.stderr).toContain(`is locked by another tokenintel (pid ${holder.pid}) for more than 10 s`);
+      expect(paidRequests(server)).toBe(0);
+      expect(readFileSync(lock, "utf8")).toContain("suspended");
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  }, 30_000);
+
+  it("a newline-free tail of 32 MiB is read in linear time, and the payments before it still count", async () => {
+    const server = await paidStub();
+    const { config, ledger } = home();
+    writeLedger(
+      ledger,
+      `${JSON.stringify(signedLine(Date.now() - 60_000))}\n${"x".repeat(32 * 1024 * 1024)}`,
+    );
+    const started = Date.now();
+    const r = await payOnce(server.url, config, "0.01");
+    const ms = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    expect(ms).toBeLessThan(8_000);
+    const refused = await payOnce(server.url, config, "0.01");
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain("over the daily cap 0.01 (--daily-cap) by 0.005 USDC");
+    expect(paidRequests(server)).toBe(1);
+    const shown = await shownPayments(config);
+    expect(shown.records.map((p) => p.atomic)).toEqual(["5000", "5000"]);
+    expect(shown.stderr).toContain("1 line of the payment ledger");
+  }, 30_000);
 });

@@ -201,17 +201,38 @@ describe("the lock", () => {
     expect(readdirSync(join(file, ".."))).toEqual([]);
   });
 
-  it("takes over a lock whose holder is gone, or one too old", () => {
+  it("takes over a lock whose holder is gone; an old one only when its holder cannot be checked", () => {
     const file = join(scratch(), "ledger");
     const { hostname } = require("node:os") as typeof import("node:os");
+    const old = new Date(Date.now() - 60_000);
     writeFileSync(`${file}.lock`, `${deadPid()}\n${hostname()}\nx\n`);
     expect(withFileLock(file, () => "dead", { timeoutMs: 100 })).toBe("dead");
+    // A live holder keeps its lock however old (a run suspended with SIGSTOP is not gone).
     writeFileSync(`${file}.lock`, `${process.pid}\n${hostname()}\nx\n`);
-    const old = new Date(Date.now() - 60_000);
     utimesSync(`${file}.lock`, old, old);
-    expect(withFileLock(file, () => "old", { timeoutMs: 100, staleMs: 30_000 })).toBe("old");
-    writeFileSync(`${file}.lock`, `${process.pid}\n${hostname()}\nx\n`);
-    expect(() => withFileLock(file, () => "live", { timeoutMs: 100 })).toThrow(/is locked by another/);
+    expect(() => withFileLock(file, () => "old", { timeoutMs: 100, staleMs: 30_000 })).toThrow(
+      /is locked by another/,
+    );
+    // Another host's holder, or one that names no pid, cannot be checked: age decides.
+    for (const holder of [`${process.pid}\nelsewhere.example\nx\n`, "\n\n"]) {
+      writeFileSync(`${file}.lock`, holder);
+      expect(() => withFileLock(file, () => "young", { timeoutMs: 100 })).toThrow(/is locked by another/);
+      utimesSync(`${file}.lock`, old, old);
+      expect(withFileLock(file, () => "old", { timeoutMs: 100, staleMs: 30_000 })).toBe("old");
+    }
+  });
+
+  it("tells the work whether its lock is still held", () => {
+    const file = join(scratch(), "ledger");
+    const { hostname } = require("node:os") as typeof import("node:os");
+    const seen = withFileLock(file, (stillHeld) => {
+      const before = stillHeld();
+      writeFileSync(`${file}.lock`, `${process.pid}\n${hostname()}\nanother-token\n`);
+      return [before, stillHeld()];
+    });
+    expect(seen).toEqual([true, false]);
+    // Not its lock any more: left to its new holder.
+    expect(readFileSync(`${file}.lock`, "utf8")).toContain("another-token");
   });
 
   it("never breaks a lock taken after its holder was judged dead, even in the same inode", () => {

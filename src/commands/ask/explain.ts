@@ -1,5 +1,6 @@
 import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { CHAINS } from "../../contract/api.js";
 import { identityOf } from "../../contract/identity.js";
 import { getPath } from "../../json/dot-paths.js";
 import type { Column } from "../../output/columns.js";
@@ -9,9 +10,14 @@ import { reasonText } from "../check/run.js";
 import { MARKET } from "../market/definition.js";
 
 // ask --explain: the figures that ground an answer. The tokens an answer names (its tokenDetails,
-// else the $TICKERS of the question) are looked up in the market endpoint, one request per chain
-// (chunked past 30 tokens), and each is shown with its price, 24h change, market cap, liquidity,
-// holders and the risk verdict `check` gives. A token with no market record is kept, marked.
+// else the $TICKERS of the question) are looked up in the market endpoint, at most
+// MAX_EXPLAINED_TOKENS of them (the rest are counted and said), so one request per chain and kind
+// of name, and only on the chains tokenintel knows; each is shown with its price, 24h change,
+// market cap, liquidity, holders and the risk verdict `check` gives. A token with no market record
+// is kept, marked.
+
+/** The most tokens --explain looks up: one market request per chain (base, solana) and kind of name. */
+export const MAX_EXPLAINED_TOKENS = 30;
 
 /** One token the answer names, with its market figures (exact, as the server sent them). */
 export interface Grounding {
@@ -52,9 +58,11 @@ const KIND_FIELD: Record<SelectorKind, string> = {
  * the answer is looked up too, so it is named rather than silently missing).
  */
 export function namedTokens(details: readonly unknown[], question: string): Named[] {
+  // A name goes into a comma-joined query: one with a comma, a space or past 128 characters is no
+  // token's and is not looked up.
   const text = (d: unknown, field: string) => {
     const v = getPath(d, field);
-    return typeof v === "string" && v.trim() ? v.trim() : undefined;
+    return typeof v === "string" && /^[^\s,]{1,128}$/.test(v.trim()) ? v.trim() : undefined;
   };
   const named: Named[] = [];
   const covered = new Set<string>();
@@ -80,9 +88,16 @@ function unique(named: Named[]): Named[] {
   });
 }
 
+/** A chain the answer names, when it is one tokenintel knows (base, solana); else undefined. */
+function knownChain(name: string | undefined): string | undefined {
+  const c = name?.toLowerCase();
+  return (CHAINS as readonly string[]).includes(c ?? "") ? c : undefined;
+}
+
 /**
  * Looks the named tokens up in the market endpoint: one request per chain and kind (the chain from
- * --chain, else the detail's own). Tokens whose chain is known neither way are reported, not guessed.
+ * --chain, else the detail's own when it is base or solana). Tokens whose chain is known neither
+ * way are reported, not guessed.
  */
 export async function groundTokens(
   ctx: RunContext,
@@ -92,7 +107,7 @@ export async function groundTokens(
   const groups = new Map<string, { chain: string; kind: SelectorKind; items: string[] }>();
   const unknownChain: string[] = [];
   for (const n of named) {
-    const c = chain ?? n.chain?.toLowerCase();
+    const c = chain ?? knownChain(n.chain);
     if (!c) {
       unknownChain.push(n.item);
       continue;
@@ -117,7 +132,7 @@ export async function groundTokens(
     }
   }
   const rows = named.map((n) => {
-    const c = chain ?? n.chain?.toLowerCase();
+    const c = chain ?? knownChain(n.chain);
     if (!c) return groundingOf(n.item, undefined, undefined, "no chain");
     return groundingOf(n.item, found.get(`${c}:${n.kind}:${n.item.toLowerCase()}`), c, "no market record");
   });

@@ -9,7 +9,7 @@ const flags = flagTable({
   explain: {
     flags: "--explain",
     description:
-      "after the answer, the market figures of the tokens it names (its token details, else the $TICKERS in the question): price, 24h change, market cap, liquidity, holders and the risk verdict; --json gives {answer, tokens}",
+      "after the answer, the market figures of the tokens it names (its token details, else the $TICKERS in the question; the first 30): price, 24h change, market cap, liquidity, holders and the risk verdict; --json gives {answer, tokens}",
     kind: "switch",
   },
   fields: {

@@ -114,12 +114,17 @@ async function explain(
   question: string,
   chainFlag: Chain | undefined,
 ): Promise<Grounding[]> {
-  const { namedTokens, groundTokens } = await import("./explain.js");
-  const named = namedTokens(details, question);
-  if (!named.length) {
+  const { namedTokens, groundTokens, MAX_EXPLAINED_TOKENS } = await import("./explain.js");
+  const all = namedTokens(details, question);
+  if (!all.length) {
     ctx.io.warn("--explain: the answer names no tokens (no token details, no $TICKER in the question)");
     return [];
   }
+  const named = all.slice(0, MAX_EXPLAINED_TOKENS);
+  if (all.length > named.length)
+    ctx.io.warn(
+      `--explain: the answer names ${all.length.toLocaleString("en-US")} tokens; the first ${named.length} are looked up, ${(all.length - named.length).toLocaleString("en-US")} left out`,
+    );
   const chain = await ctx.settings.get("chain", chainFlag);
   const { rows, unknownChain } = await groundTokens(ctx, named, chain);
   if (unknownChain.length)

@@ -64,6 +64,8 @@ export function drawChart(points: readonly Point[], options: ChartOptions): stri
   if (known.length === 0) return ["(no values to draw)"];
   const min = Math.min(...known);
   const max = Math.max(...known);
+  // ±1e308 on one axis: no row between them can be labelled (each would read ±Infinity).
+  if (!Number.isFinite(max - min)) return ["(the values are too far apart to draw)"];
   const labelWidth = widestLabel(min, max, options.label);
   // asciichart with offset 2 writes each row as: the label, the axis, then one column a point
   // (the step from point x to x + 1 in the column of x), so the line gets what the labels leave.

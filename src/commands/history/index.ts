@@ -42,7 +42,8 @@ const flags = flagTable({
   maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
   strict: {
     flags: "--strict",
-    description: "exit 1 when a token named has no history (the others are still printed)",
+    description:
+      "exit 1 when a token named has no history, or the server answers for another token (the others are still printed)",
     kind: "switch",
   },
   output: OUTPUT_FLAGS.output,

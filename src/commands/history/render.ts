@@ -1,5 +1,5 @@
 import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
-import { formatPercent } from "../../output/format.js";
+import { formatPercent, toDecimalNumber } from "../../output/format.js";
 import { sanitizeInline } from "../../output/sanitize.js";
 import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
 import { drawChart, type Point, resample, widestLabel } from "./chart.js";
@@ -17,14 +17,15 @@ export interface RenderOptions {
   color: boolean;
 }
 
+/**
+ * A series' values, read as tables read numbers (a decimal string or number: never hex, NaN or
+ * Infinity), and its dates made inert for the terminal like every server string printed.
+ */
 function pointsOf(series: HistorySeries, field: string): Point[] {
-  return series.days.map((d) => {
-    const n = Number(String(d[field] ?? ""));
-    return {
-      date: String(d.date_time),
-      value: d[field] === null || d[field] === undefined || !Number.isFinite(n) ? undefined : n,
-    };
-  });
+  return series.days.map((d) => ({
+    date: sanitizeInline(String(d.date_time)),
+    value: toDecimalNumber(d[field]),
+  }));
 }
 
 /** `BAKO price 2025-11-25 → 2026-11-25 (366 days): $70.12 → $73.74 (+5.16%) · high $80.01 on … · low …` */
@@ -41,9 +42,8 @@ function summary(
   const last = known[known.length - 1]!;
   const high = known.reduce((a, b) => (b.value! > a.value! ? b : a));
   const low = known.reduce((a, b) => (b.value! < a.value! ? b : a));
-  const change = first.value
-    ? formatPercent((((last.value! - first.value) / first.value) * 100).toFixed(2))
-    : "-";
+  const ratio = first.value ? ((last.value! - first.value) / first.value) * 100 : Number.NaN;
+  const change = Number.isFinite(ratio) ? formatPercent(ratio.toFixed(2)) : "-";
   const missing = points.length - known.length;
   return [
     `${name} ${metric} ${first.date} → ${last.date} (${points.length} days${missing ? `, ${missing} missing` : ""})`,
@@ -89,18 +89,23 @@ function normalized(
   height: number,
   color: boolean,
 ): string[] {
-  const dates = [...new Set(all.flatMap((s) => s.days.map((d) => String(d.date_time))))].sort();
+  const dates = [
+    ...new Set(all.flatMap((s) => s.days.map((d) => sanitizeInline(String(d.date_time))))),
+  ].sort();
   const lines = all.map((s) => {
     const byDate = new Map(pointsOf(s, field).map((p) => [p.date, p.value]));
     const base = dates.map((d) => byDate.get(d)).find((v) => v !== undefined && v !== 0);
     return dates.map((date) => {
       const v = byDate.get(date);
-      return { date, value: v === undefined || base === undefined ? undefined : ((v - base) / base) * 100 };
+      const change = v === undefined || base === undefined ? undefined : ((v - base) / base) * 100;
+      return { date, value: change !== undefined && Number.isFinite(change) ? change : undefined };
     });
   });
   const known = lines.flatMap((l) => l.filter((p) => p.value !== undefined).map((p) => p.value!));
   if (known.length === 0) return ["(no values to draw)"];
-  const labelWidth = widestLabel(Math.min(...known), Math.max(...known), percentLabel);
+  const [low, high] = [Math.min(...known), Math.max(...known)];
+  if (!Number.isFinite(high - low)) return ["(the values are too far apart to draw)"];
+  const labelWidth = widestLabel(low, high, percentLabel);
   const plotWidth = Math.max(2, width - labelWidth - 1);
   // A day a token lacks is bridged here (lines of several colours cannot be cleared column by column).
   const series = lines.map((l) => {

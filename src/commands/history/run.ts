@@ -12,6 +12,7 @@ import { createWriter, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import { chooseFormat } from "../data/output.js";
 import { readRange } from "./dates.js";
+import { MAX_SERIES_DAYS, SeriesDays } from "./days.js";
 import type historyCommand from "./index.js";
 
 type HistoryOptions = FlagValues<typeof historyCommand.flags>;
@@ -31,6 +32,8 @@ export interface HistorySeries {
   /** What the user named it by, for messages. */
   named: string;
   days: Array<Record<string, unknown>>;
+  /** The token the server answered for, when it is not the one asked for. */
+  other?: string;
   /** Why the series stopped short: its later pages could not be read (printed, then the exit). */
   error?: CliError;
 }
@@ -73,7 +76,56 @@ function historyQuery(
   ];
 }
 
-/** Walks one token's pages until a short or last page, or the ceiling. undefined: no such token. */
+/** The field of an answer that names its token, for each way of asking. */
+const ANSWER_FIELD: Record<Selection["param"], string> = {
+  [SELECTORS.ticker]: "token_symbol",
+  [SELECTORS.address]: "token_address",
+  [SELECTORS.id]: "token_id",
+};
+
+/** The token an answer names when it is not the one asked for; undefined when it is (or names none). */
+function otherToken(
+  data: Record<string, unknown>,
+  param: Selection["param"],
+  item: string,
+): string | undefined {
+  const answered = text(data[ANSWER_FIELD[param]]);
+  return answered !== null && answered.toLowerCase() !== item.toLowerCase() ? answered : undefined;
+}
+
+/** One page's token and days, or undefined when the answer says there is no such token. */
+function readPage(
+  res: Awaited<ReturnType<ApiClient["request"]>>,
+  item: string,
+): Record<string, unknown> | undefined {
+  const body = res.body as Record<string, unknown> | null;
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw new ApiError(`HTTP ${res.status}: unexpected response for ${item} (not a JSON object)`);
+  if (body.success === false) {
+    const detail = serverMessage(body);
+    throw new ApiError(`HTTP ${res.status}: the server reported a failure${detail ? `: ${detail}` : ""}`);
+  }
+  const data = ("token_day_metrics" in body ? body : body.data) as Record<string, unknown> | null | undefined;
+  if (data === null || data === undefined) return undefined;
+  if (typeof data !== "object" || !Array.isArray(data.token_day_metrics))
+    throw new ApiError(`HTTP ${res.status}: unexpected response for ${item} (no token_day_metrics list)`);
+  return data;
+}
+
+/** Whether the page is the last one: as its pagination says, else a short page. */
+function isLastPage(body: unknown, page: number, count: number): boolean {
+  const pagination = ((body as { meta?: Record<string, unknown> } | null)?.meta?.pagination ?? {}) as Record<
+    string,
+    unknown
+  >;
+  const pageCount = Number(pagination.pageCount ?? pagination.totalPages ?? Number.NaN);
+  return Number.isFinite(pageCount) ? page >= pageCount : count < PAGE_DAYS;
+}
+
+/**
+ * Walks one token's pages until a short or last page, a page that brings no new day, a series
+ * longer than any token's life, or the page ceiling. undefined: no such token.
+ */
 async function fetchSeries(
   ctx: RunContext,
   client: ApiClient,
@@ -83,71 +135,69 @@ async function fetchSeries(
   range: { from?: string; to?: string },
   maxPages: number,
 ): Promise<HistorySeries | undefined> {
-  const byDate = new Map<string, Record<string, unknown>>();
+  const days = new SeriesDays();
   let head: Record<string, unknown> | undefined;
-  for (let page = 1; ; page++) {
-    let res: Awaited<ReturnType<ApiClient["request"]>>;
-    try {
-      res = await client.request(PATH, {
-        query: historyQuery(chain, param, item, range, page),
-        label: `${item} page ${page}`,
-      });
-    } catch (error) {
-      // The pages already read (paid for, perhaps) are kept: the run prints them, then fails.
-      if (head === undefined || !(error instanceof CliError)) throw error;
-      return { ...seriesOf(head, chain, item, byDate), error };
+  let other: string | undefined;
+  const series = (error?: CliError) => ({
+    ...seriesOf(head!, chain, item, days),
+    ...(other ? { other } : {}),
+    ...(error ? { error } : {}),
+  });
+  const stop = (why: string) => ctx.io.warn(`history: ${item}: ${why}`);
+  try {
+    for (let page = 1; ; page++) {
+      let res: Awaited<ReturnType<ApiClient["request"]>>;
+      try {
+        res = await client.request(PATH, {
+          query: historyQuery(chain, param, item, range, page),
+          label: `${item} page ${page}`,
+        });
+      } catch (error) {
+        // The pages already read (paid for, perhaps) are kept: the run prints them, then fails.
+        if (head === undefined || !(error instanceof CliError)) throw error;
+        return series(error);
+      }
+      const data = readPage(res, item);
+      if (data === undefined) return page === 1 ? undefined : series();
+      head ??= data;
+      other ??= otherToken(data, param, item);
+      const list = data.token_day_metrics as unknown[];
+      const added = days.add(list);
+      if (days.full) {
+        stop(
+          `more than ${MAX_SERIES_DAYS.toLocaleString("en-US")} days (20 years, longer than any token has traded); stopped at page ${page}`,
+        );
+        break;
+      }
+      if (isLastPage(res.body, page, list.length) || list.length === 0) break;
+      if (added === 0) {
+        stop(`page ${page} brought no new day; stopped there`);
+        break;
+      }
+      if (page >= maxPages) {
+        stop(`stopped at page ${page}, the page ceiling (raise it with --max-pages)`);
+        break;
+      }
     }
-    const body = res.body as Record<string, unknown> | null;
-    if (!body || typeof body !== "object" || Array.isArray(body))
-      throw new ApiError(`HTTP ${res.status}: unexpected response for ${item} (not a JSON object)`);
-    if (body.success === false) {
-      const detail = serverMessage(body);
-      throw new ApiError(`HTTP ${res.status}: the server reported a failure${detail ? `: ${detail}` : ""}`);
-    }
-    const data = ("token_day_metrics" in body ? body : body.data) as
-      | Record<string, unknown>
-      | null
-      | undefined;
-    if (data === null || data === undefined)
-      return page === 1 ? undefined : seriesOf(head!, chain, item, byDate);
-    if (typeof data !== "object" || !Array.isArray(data.token_day_metrics))
-      throw new ApiError(`HTTP ${res.status}: unexpected response for ${item} (no token_day_metrics list)`);
-    head ??= data;
-    const days = data.token_day_metrics as unknown[];
-    for (const day of days) {
-      const date = text((day as Record<string, unknown> | null)?.date_time);
-      // A day without a readable date cannot be placed: left out, as a gap.
-      if (date && !byDate.has(date)) byDate.set(date, day as Record<string, unknown>);
-    }
-    const pagination = ((body.meta as Record<string, unknown> | undefined)?.pagination ?? {}) as Record<
-      string,
-      unknown
-    >;
-    const pageCount = Number(pagination.pageCount ?? pagination.totalPages ?? Number.NaN);
-    const last = Number.isFinite(pageCount) ? page >= pageCount : days.length < PAGE_DAYS;
-    if (last || days.length === 0) break;
-    if (page >= maxPages) {
-      ctx.io.warn(`history: stopped ${item} at page ${page}, the page ceiling (raise it with --max-pages)`);
-      break;
-    }
+    return series();
+  } finally {
+    for (const warning of days.warnings(item)) ctx.io.warn(warning);
   }
-  return seriesOf(head ?? {}, chain, item, byDate);
 }
 
 function seriesOf(
   head: Record<string, unknown>,
   chain: string,
   named: string,
-  byDate: Map<string, Record<string, unknown>>,
+  days: SeriesDays,
 ): HistorySeries {
-  const days = [...byDate.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
   return {
     token_id: text(head.token_id),
     token_symbol: text(head.token_symbol),
     token_address: text(head.token_address),
     chain,
     named,
-    days,
+    days: days.sorted(),
   };
 }
 
@@ -191,6 +241,8 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   const series = found.filter((s): s is HistorySeries => s !== undefined);
   if (failed.length && series.length === 0) throw failed[0];
   if (missing.length) ctx.io.warn(`no history on ${chain} for ${missing.join(", ")}`);
+  const others = series.filter((s) => s.other !== undefined);
+  for (const s of others) ctx.io.warn(`history: asked for ${s.named}, the server answered for ${s.other}`);
 
   if (chart) {
     const { renderCharts } = await import("./render.js");
@@ -198,7 +250,7 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
       renderCharts(series, { ...opts, columns: ctx.io.columns, rows: ctx.io.rows, color: ctx.io.color }),
     );
   } else if (format === "json") {
-    const shown = series.map(({ named: _, error: __, ...s }) => s);
+    const shown = series.map(({ named: _, error: __, other: ___, ...s }) => s);
     await ctx.io.outJson(`${stringifyJson(shown, 2)}\n`);
   } else {
     const rows = series.flatMap((s) =>
@@ -224,6 +276,10 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   }
   if (missing.length && opts.strict)
     throw new CliError(`no history for ${missing.length} of ${items.length} tokens: ${missing.join(", ")}`);
+  if (others.length && opts.strict)
+    throw new CliError(
+      `the server answered for another token than asked for ${others.length} of ${items.length}: ${others.map((s) => s.named).join(", ")}`,
+    );
 }
 
 function pick(day: Record<string, unknown>): Record<string, unknown> {
@@ -244,7 +300,13 @@ export function metricOf(metric: "price" | "volume" | "mcap" | undefined) {
   return {
     name: m,
     field: METRIC_FIELD[m],
-    label: (x: number) => (m === "price" ? `$${formatPrice(String(x))}` : formatCompact(String(x), "$")),
+    // A value too far apart from the others to draw between (1e308 and -1e308) is no figure: "?".
+    label: (x: number) =>
+      !Number.isFinite(x)
+        ? "?"
+        : m === "price"
+          ? `$${formatPrice(String(x))}`
+          : formatCompact(String(x), "$"),
   };
 }
 

@@ -118,11 +118,15 @@ export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promi
   const now = Date.now();
   const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
   const file = ledgerFile(ctx.io.env);
-  const { lines, damaged } = new PaymentLedger(file).readAll();
-  if (damaged > 0)
+  const { lines, damaged, damagedSigned } = new PaymentLedger(file).readAll();
+  if (damaged > 0) {
+    const signed = damagedSigned
+      ? ` (${damagedSigned} of them signed payments: the daily cap counts what it can read of them, and pays no more while it cannot read an amount)`
+      : "";
     ctx.io.warn(
-      `${damaged} line${damaged === 1 ? "" : "s"} of the payment ledger ${file} could not be read (not whole) and ${damaged === 1 ? "is" : "are"} left out`,
+      `${damaged} line${damaged === 1 ? "" : "s"} of the payment ledger ${file} could not be read (not whole) and ${damaged === 1 ? "is" : "are"} left out${signed}`,
     );
+  }
   const payments = joinOutcomes(lines).filter((p) => since === undefined || Date.parse(p.at) >= since);
   const records = opts.byDay ? dailyTotals(payments, (atomic) => fixedAmount(atomic, 6)) : payments;
   const sinceText = since === undefined ? "" : ` since ${new Date(since).toISOString()}`;
