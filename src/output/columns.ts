@@ -1,16 +1,16 @@
 import { getPath } from "../json/dot-paths.js";
 import {
+  compactPlaces,
   formatCompact,
+  formatFixed,
   formatInteger,
   formatPercent,
   formatPlain,
   formatPrice,
   formatShare,
-  formatFixed,
   formatTime,
   type PriceRule,
   priceRule,
-  compactPlaces,
   toDecimalNumber,
 } from "./format.js";
 

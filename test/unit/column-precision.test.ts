@@ -29,7 +29,7 @@ function cells(column: Column, values: unknown[]): string[] {
 }
 
 /** The number of decimals after the point (the unit and sign left out). */
-const places = (cell: string) => /\.(\d+)/.exec(cell)?.[1]!.length ?? 0;
+const places = (cell: string) => /\.(\d+)/.exec(cell)?.[1]?.length ?? 0;
 
 describe("one precision a column", () => {
   it("prices: the places of the column, trailing zeros kept where a neighbour needs them", () => {
