@@ -140,16 +140,25 @@ const UNITS: Array<[number, string]> = [
   [0, ""],
 ];
 
+/** Places a column of compact amounts below 1 starts from, before its common trailing zeros go. */
+const SMALL_PLACES = 4;
+
 /**
  * The places a column of compact amounts shows: 2 when any of them is 1 or more (with or without a
- * unit: $8.87M beside $9.50M), 4 when all are below 1.
+ * unit: $8.87M beside $9.50M); when all are below 1, 4 less the trailing zeros all of them have,
+ * down to 2 (0.1235 beside 0.5000; 0.03 alone).
  */
 export function compactPlaces(values: readonly unknown[]): number {
-  const large = values.some((v) => {
+  const parts = values.flatMap((v) => {
     const text = asDecimalText(v);
-    return text !== undefined && decimalParts(text)[1] !== "0";
+    return text === undefined ? [] : [decimalParts(text)];
   });
-  return large ? 2 : 4;
+  if (parts.some(([, int]) => int !== "0")) return 2;
+  const rounded = parts
+    .map(([, int, frac]) => roundDecimal(int, frac, SMALL_PLACES))
+    .filter((r) => /[1-9]/.test(r));
+  const spare = Math.min(SMALL_PLACES, ...rounded.map((r) => /0*$/.exec(r)![0].length));
+  return Math.max(2, SMALL_PLACES - spare);
 }
 
 /**

@@ -55,6 +55,7 @@ describe("one precision a column", () => {
     const shown = cells(col("U", "v", "usd"), ["9500000", "8870000", "999999.99", "1200", "512.5", "0.004"]);
     expect(shown).toEqual(["$9.50M", "$8.87M", "$1.00M", "$1.20K", "$512.50", "$0.004"]);
     expect(cells(col("A", "v", "amount"), ["0.12345", "0.5"])).toEqual(["0.1235", "0.5000"]);
+    expect(cells(col("U", "v", "usd"), ["-0.03", "0.5"])).toEqual(["-$0.03", "$0.50"]);
   });
 
   it("a column of one writes a value as the value alone does", () => {
