@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { failingSubject } from "../../src/commands/check/run.js";
 import { runCommand, StubServer } from "./harness.js";
 
 // Issue 34 item 2: check's liquidity-against-market-cap share carries significant digits, so real
@@ -62,5 +63,23 @@ describe("check: the liquidity share", () => {
     const table = await check("-o", "table");
     expect(table.code).toBe(0);
     expect(table.stdout).toContain("token_metrics.total_liquidity/token_metrics.mcap=0.008866%");
+  });
+});
+
+// Issue 34 item 13: "1 of the 1 token named is at high risk" reads as a slip.
+describe("check --fail-on: who fails, in words", () => {
+  it("one token named and failing is 'the token named'", async () => {
+    const r = await check("--fail-on", "high", "--json");
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe("tokenintel: the token named is at high risk or above (--fail-on high): THIN\n");
+  });
+  it.each([
+    [1, 2, "1 of the 2 tokens named is"],
+    [2, 3, "2 of the 3 tokens named are"],
+    [3, 3, "all 3 tokens named are"],
+    [1, 1, "the token named is"],
+    [2, 1, "2 tokens matching the 1 named are"],
+  ])("%i failing of %i named: %s", (failing, named, text) => {
+    expect(failingSubject(failing, named)).toBe(text);
   });
 });

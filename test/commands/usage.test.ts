@@ -108,6 +108,12 @@ describe("usage errors: exit 2 before any request", () => {
     ["api with a bad method", ["api", "/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],
     ["api --ndjson without --paginate", ["api", "/v1/x", "--ndjson"], /--ndjson goes with --paginate/],
     ["config set of an unknown key", ["config", "set", "colour", "x"], /unknown config key "colour"/],
+    // Issue 34 item 13: a mistyped key gets a did-you-mean.
+    [
+      "config set of a mistyped key",
+      ["config", "set", "chian", "base"],
+      /^tokenintel: unknown config key "chian" \(did you mean chain\?\) \(known: /,
+    ],
     ["config set of a bad chain", ["config", "set", "chain", "eth"], /chain: unknown chain "eth"/],
     ["payment caps without --pay", ["directory", "-c", "base", "--max-spend", "1"], /go with --pay/],
     [
