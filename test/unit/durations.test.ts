@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readDay } from "../../src/commands/history/dates.js";
 import { parseSince } from "../../src/commands/payments/run.js";
 import { readWhen } from "../../src/flags/durations.js";
+import { parseFlags } from "../../src/flags/parse.js";
 import { durationSchema, parseValue, ttlSchema } from "../../src/flags/values.js";
 
 // Issue 34 item 6: one grammar for every duration flag (s, m = minutes, h, d, w, mo, y, a date),
@@ -112,5 +113,16 @@ describe("history --since/--until: a day, or a span back of hours and more", () 
     );
     expect(() => readDay("--since", "21y", NOW)).toThrow('"21y" reaches back more than 20 years');
     expect(() => readDay("--since", "7306d", NOW)).toThrow('"7306d" reaches back more than 20 years');
+  });
+});
+
+describe("sandbox --live: an interval in the same grammar", () => {
+  it("reads 1 (a second), 500ms and 2m", async () => {
+    const { default: sandbox } = await import("../../src/commands/sandbox/index.js");
+    const live = (text: string) => parseFlags(sandbox.flags, { live: text }).live;
+    expect(live("1")).toBe(1000);
+    expect(live("500ms")).toBe(500);
+    expect(live("2m")).toBe(120_000);
+    expect(() => live("2026-01-01")).toThrow("--live: a date is a day, not a length of time");
   });
 });
