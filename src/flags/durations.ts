@@ -11,6 +11,7 @@ export type SpanUnit = "ms" | "s" | "m" | "h" | "d" | "w" | "mo" | "y";
 export type When =
   | { kind: "span"; amount: number; unit: SpanUnit }
   | { kind: "date"; day: string; ms: number };
+export type Span = Extract<When, { kind: "span" }>;
 
 /** Units of a fixed length, in milliseconds; months and years are counted on the calendar. */
 const FIXED_MS: Record<Exclude<SpanUnit, "mo" | "y">, number> = {
@@ -22,7 +23,7 @@ const FIXED_MS: Record<Exclude<SpanUnit, "mo" | "y">, number> = {
   w: 7 * 86_400_000,
 };
 
-export const UNIT_WORDS: Record<SpanUnit, string> = {
+const UNIT_WORDS: Record<SpanUnit, string> = {
   ms: "milliseconds",
   s: "seconds",
   m: "minutes",
@@ -63,13 +64,16 @@ export function readWhen(flag: string, text: string): When | undefined {
 }
 
 /** A span's length in milliseconds; months and years as the calendar counts them back from `now`. */
-export function spanMs(span: Extract<When, { kind: "span" }>, now = Date.now()): number {
+export function spanMs(span: Span, now = Date.now()): number {
   if (span.unit !== "mo" && span.unit !== "y") return span.amount * FIXED_MS[span.unit];
   return now - back(now, span);
 }
 
-/** The moment a span before `now` is: calendar months and years (one month before March 31 is March 3, as JS dates count). */
-export function back(now: number, span: Extract<When, { kind: "span" }>): number {
+/**
+ * The moment a span before `now` is; months and years on the calendar (a month before March 31
+ * is March 3, as JavaScript dates count).
+ */
+export function back(now: number, span: Span): number {
   if (span.unit !== "mo" && span.unit !== "y") return now - span.amount * FIXED_MS[span.unit];
   const at = new Date(now);
   if (span.unit === "mo") at.setUTCMonth(at.getUTCMonth() - span.amount);
@@ -78,7 +82,7 @@ export function back(now: number, span: Extract<When, { kind: "span" }>): number
 }
 
 /** How a span reads in a message: "6m" → "6 minutes". */
-export function spanWords(span: Extract<When, { kind: "span" }>): string {
+export function spanWords(span: Span): string {
   const word = UNIT_WORDS[span.unit];
   return `${span.amount} ${span.amount === 1 ? word.replace(/s$/, "") : word}`;
 }
@@ -107,11 +111,12 @@ export interface LengthLimits {
  * or the message saying why the text is not one: a date is a point in time, not a length.
  */
 export function readLength(text: string, limits: LengthLimits): number | string {
-  const when = DATE.test(text.trim()) ? "date" : readWhen("", text);
-  if (when === undefined) return notInGrammar(text, undefined, limits.what);
-  if (when === "date" || when.kind === "date")
+  // Any date, even one the calendar lacks (2026-02-30), is refused as a date, not as a bad day.
+  if (DATE.test(text.trim()))
     return `a date is a day, not a length of time: give a span such as 30s or 10m, got ${JSON.stringify(text)}`;
-  const ms = Math.round(spanMs(when));
+  const span = readWhen("", text);
+  if (span?.kind !== "span") return notInGrammar(text, undefined, limits.what);
+  const ms = Math.round(spanMs(span));
   if (!(ms <= limits.max))
     return `too long: at most ${limits.maxText} (${limits.why}), got ${JSON.stringify(text)}`;
   if (ms < limits.min) return `expected a length above 0, got ${JSON.stringify(text)}`;

@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { back, readWhen, spanWords, type When } from "../../flags/durations.js";
+import { back, readWhen, type Span, spanWords } from "../../flags/durations.js";
 
 // --since and --until: a date (YYYY-MM-DD) or a span counted back from now in the grammar every
 // duration flag reads (flags/durations.ts): 90d, 12w, 6mo, 1y, 48h. History is daily: a span of
@@ -13,7 +13,7 @@ export function isoDay(ms: number): string {
 }
 
 /** Why a span below a day makes no sense for daily history, or undefined when it does. */
-function subDaily(span: Extract<When, { kind: "span" }>, text: string): string | undefined {
+function subDaily(span: Span, text: string): string | undefined {
   if (span.unit === "m")
     return `"${text}" is ${spanWords(span)}, and history is daily: for ${span.amount} month${span.amount === 1 ? "" : "s"} write ${span.amount}mo`;
   if (span.unit === "s" || span.unit === "ms")
