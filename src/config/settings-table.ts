@@ -88,7 +88,8 @@ export const SETTINGS = settingTable({
     flag: {
       group: "global",
       flags: "--timeout <duration>",
-      description: "per-request timeout: 30s, 500ms, 2m, or a plain number of seconds (default 30s)",
+      description:
+        "per-request timeout: 30s, 500ms, 2m, 1h, or a plain number of seconds; at most 24h (default 30s)",
       kind: "duration",
     },
     default: DEFAULT_TIMEOUT_MS,
@@ -137,7 +138,7 @@ export const SETTINGS = settingTable({
       group: "global",
       flags: "--cache <ttl>",
       description:
-        "answer a GET repeated within ttl from disk, without a request (e.g. 60s, 10m, 1h; 0 = off; or TOKENINTEL_CACHE, 'config set cache')",
+        "answer a GET repeated within ttl from disk, without a request (e.g. 60s, 10m, 1h, 1w; at most 7d; 0 = off; or TOKENINTEL_CACHE, 'config set cache')",
       kind: "ttl",
       negation: { flags: "--no-cache", description: "neither read nor write the response cache in this run" },
     },

@@ -23,7 +23,7 @@ export type FlagKind =
   | "count"
   /** a whole number of 0 or more */
   | "whole"
-  /** 30s, 500ms, 2m, or seconds: milliseconds */
+  /** 30s, 500ms, 2m, 1h, or seconds (flags/durations.ts): milliseconds */
   | "duration"
   /** a switch that may carry a duration (`--watch`, `--watch 30s`) */
   | "optionalDuration"
@@ -37,7 +37,7 @@ export type FlagKind =
   | "share"
   /** a size in bytes: 64MB, 64MiB, 512KiB */
   | "size"
-  /** a cache's time to live (90s, 10m, 1h, 1d; 0 = off): milliseconds */
+  /** a cache's time to live (90s, 10m, 1h, 1d, 1w; 0 = off): milliseconds */
   | "ttl";
 
 export interface Flag<K extends FlagKind = FlagKind, C extends readonly string[] = readonly string[]> {

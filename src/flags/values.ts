@@ -3,6 +3,7 @@ import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../api/limi
 import { CHAINS, type Chain } from "../contract/api.js";
 import { UsageError } from "../errors.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "../output/formats.js";
+import { readLength } from "./durations.js";
 
 // The kinds of value flags and settings take, as zod schemas with messages a user can act on. A
 // failure names the flag (or the setting) it came from: see parseValue. zod/mini: the same checks
@@ -52,49 +53,42 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
     );
 }
 
-/** "30s", "500ms", "2m" or a plain number of seconds, to milliseconds. */
-export const durationSchema = onFirstUse(() =>
-  z.pipe(
-    trimmed(),
-    z.transform((text: string, ctx) => {
-      const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(text);
-      const ms = m ? Number(m[1]) * (m[2] === "ms" ? 1 : m[2] === "m" ? 60_000 : 1000) : Number.NaN;
-      if (!m || !(ms >= 1) || ms > 3_600_000) {
-        return invalid(
-          ctx,
-          text,
-          ms > 3_600_000
-            ? `too large (at most 60m), got ${JSON.stringify(text)}`
-            : `expected a number of seconds (30) or a duration such as 30s, 500ms or 2m, above 0, got ${JSON.stringify(text)}`,
-        );
-      }
-      return Math.round(ms);
-    }),
-  ),
-);
+/** The longest --timeout or --watch interval: a day (a timer holds up to 24.8 days). */
+export const MAX_DURATION_MS = 24 * 3_600_000;
+
+/** A length of time in the one grammar (flags/durations.ts), to milliseconds, within limits. */
+function lengthSchema(limits: Parameters<typeof readLength>[1]) {
+  return onFirstUse(() =>
+    z.pipe(
+      trimmed(),
+      z.transform((text: string, ctx) => {
+        const ms = readLength(text, limits);
+        return typeof ms === "number" ? ms : invalid(ctx, text, ms);
+      }),
+    ),
+  );
+}
+
+/** --timeout and --watch: 30s, 500ms, 2m, 1h or a plain number of seconds, to milliseconds. */
+export const durationSchema = lengthSchema({
+  what: "a span",
+  min: 1,
+  max: MAX_DURATION_MS,
+  maxText: "24h",
+  why: "a request or a refresh is not waited for longer than a day",
+});
 
 /** The most a cache entry may answer for: a week. */
 export const MAX_TTL_MS = 7 * 24 * 3_600_000;
 
-/** A cache's time to live: "90s", "10m", "1h", "1d" or seconds; "0" turns the cache off. */
-export const ttlSchema = onFirstUse(() =>
-  z.pipe(
-    trimmed(),
-    z.transform((text: string, ctx) => {
-      const m = /^(\d+)(s|m|h|d)?$/.exec(text);
-      const unit = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m?.[2] ?? "s"]!;
-      const ms = m ? Number(m[1]) * unit : Number.NaN;
-      if (!(ms >= 0 && ms <= MAX_TTL_MS)) {
-        return invalid(
-          ctx,
-          text,
-          `expected a time to live such as 60s, 10m, 1h or 1d (at most 7d; 0 turns the cache off), got ${JSON.stringify(text)}`,
-        );
-      }
-      return ms;
-    }),
-  ),
-);
+/** A cache's time to live: "90s", "10m", "1h", "1d", "1w" or seconds; "0" turns the cache off. */
+export const ttlSchema = lengthSchema({
+  what: "a time to live (0 turns the cache off)",
+  min: 0,
+  max: MAX_TTL_MS,
+  maxText: "7d",
+  why: "market data a week old is no answer; 0 turns the cache off",
+});
 
 export const urlSchema = onFirstUse(() =>
   z.pipe(

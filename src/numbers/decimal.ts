@@ -75,3 +75,30 @@ export function compareDecimals(a: DecimalParts, b: DecimalParts): number {
   const fb = b.frac.padEnd(width, "0");
   return fa === fb ? 0 : sign * (fa < fb ? -1 : 1);
 }
+
+/**
+ * `int.frac` rounded half up (away from zero, on the digits alone) to `decimals` places, as plain
+ * text with exactly that many decimals: ("0", "3698750479", 4) → "0.3699", ("999", "995", 2) →
+ * "1000.00". int and frac are digits without a sign.
+ */
+export function roundDecimal(int: string, frac: string, decimals: number): string {
+  const digits = (frac + "0".repeat(decimals + 1)).slice(0, decimals + 1);
+  let kept = BigInt(int + digits.slice(0, decimals));
+  if (Number(digits[decimals]) >= 5) kept += 1n;
+  const s = kept.toString().padStart(decimals + 1, "0");
+  return decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}` : s;
+}
+
+/**
+ * A decimal rounded half up to `digits` significant digits (at least `minDecimals` places when its
+ * integer part is longer), trailing zeros dropped: 0.0088658… → "0.008866" (4), 45.123 → "45.12"
+ * (4 digits, 2 places), 0 → "0". Read from the digits, never through a double.
+ */
+export function significant(parts: DecimalParts, digits: number, minDecimals = 0): string {
+  const zeros = parts.int === "0" ? /^0*/.exec(parts.frac)![0].length : 0;
+  const whole = parts.int === "0" ? 0 : parts.int.length;
+  const decimals = Math.max(minDecimals, parts.int === "0" ? zeros + digits : digits - whole);
+  const rounded = roundDecimal(parts.int, parts.frac, Math.max(0, decimals));
+  const text = rounded.includes(".") ? rounded.replace(/\.?0+$/, "") : rounded;
+  return parts.negative && text !== "0" ? `-${text}` : text;
+}

@@ -1,11 +1,16 @@
 import { getPath } from "../json/dot-paths.js";
 import {
+  compactPlaces,
   formatCompact,
+  formatFixed,
   formatInteger,
   formatPercent,
   formatPlain,
   formatPrice,
+  formatShare,
   formatTime,
+  type PriceRule,
+  priceRule,
   toDecimalNumber,
 } from "./format.js";
 
@@ -73,24 +78,42 @@ function signedTone(n: number | undefined): Tone | undefined {
 
 const STATUS_TONES: Record<string, Tone> = { SAFE: "good", LOW: "good", CAUTION: "warn", MEDIUM: "warn" };
 
-export function formatCell(record: unknown, column: Column, ctx: FormatContext): Cell {
+/** A column's one precision, chosen from all its values (columnRule); a cell alone is a column of one. */
+export interface ColumnRule {
+  price?: PriceRule;
+  places?: number;
+}
+
+/** The precision every cell of a column is written with, from the column's values. */
+export function columnRule(records: readonly unknown[], column: Column): ColumnRule {
+  if (column.compute) return {};
+  const values = () => records.map((record) => cellValue(record, column));
+  if (column.format === "price") return { price: priceRule(values()) };
+  if (column.format === "usd" || column.format === "amount") return { places: compactPlaces(values()) };
+  return {};
+}
+
+export function formatCell(
+  record: unknown,
+  column: Column,
+  ctx: FormatContext,
+  rule: ColumnRule = columnRule([record], column),
+): Cell {
   if (column.compute) return column.compute(record, ctx);
   const value = cellValue(record, column);
   switch (column.format) {
     case "price":
-      return { text: formatPrice(value) };
+      return { text: formatPrice(value, rule.price) };
     case "usd":
-      return { text: formatCompact(value, "$") };
+      return { text: formatCompact(value, "$", rule.places) };
     case "amount":
-      return { text: formatCompact(value) };
+      return { text: formatCompact(value, "", rule.places) };
     case "percent": {
       const text = formatPercent(value);
       return { text, tone: text === "0.00%" ? undefined : signedTone(toDecimalNumber(value)) };
     }
-    case "share": {
-      const n = toDecimalNumber(value);
-      return { text: n === undefined ? formatPlain(value) : `${n.toFixed(n >= 10 ? 1 : 2)}%` };
-    }
+    case "share":
+      return { text: formatShare(value) };
     case "int":
       return { text: formatInteger(value) };
     case "bool":
@@ -99,9 +122,10 @@ export function formatCell(record: unknown, column: Column, ctx: FormatContext):
     case "rsi": {
       const n = toDecimalNumber(value);
       if (n === undefined) return { text: formatPlain(value) };
-      if (n > 70) return { text: `${n.toFixed(1)} OB`, tone: "bad" };
-      if (n < 30) return { text: `${n.toFixed(1)} OS`, tone: "good" };
-      return { text: n.toFixed(1) };
+      const text = formatFixed(value, 1);
+      if (n > 70) return { text: `${text} OB`, tone: "bad" };
+      if (n < 30) return { text: `${text} OS`, tone: "good" };
+      return { text };
     }
     case "time":
       return { text: formatTime(value, ctx), tone: "dim" };

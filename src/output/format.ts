@@ -1,5 +1,5 @@
 import { LosslessNumber } from "../json/exact.js";
-import { numberToPlain, toPlainDecimal } from "../numbers/decimal.js";
+import { numberToPlain, roundDecimal, toPlainDecimal } from "../numbers/decimal.js";
 import { sanitizeInline } from "./sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
@@ -38,71 +38,175 @@ function group(int: string): string {
   return int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
-/**
- * A price with significant digits: 1234.5 → "1,234.50", 0.0000001234 → "0.0₆1234" (the subscript
- * counts the zeros after the point, as trading screens do), never 0.00 and never exponent form.
- */
-export function formatPrice(value: unknown): string {
-  const text = asDecimalText(value);
-  if (text === undefined) return formatPlain(value);
-  const [sign, intPart, frac] = decimalParts(text);
-  // Past 24 digits a price is written as the market cap column writes it (1e+400), never in full.
-  if (intPart.length > MAX_INTEGER_DIGITS) return `${sign}${scientific("", intPart, frac)}`;
-  if (intPart !== "0") {
-    const rounded = roundDecimal(intPart, frac, intPart.length >= 4 ? 2 : 4);
-    const [i, f = ""] = rounded.split(".") as [string, string?];
-    const shown = f.replace(/0+$/, "").padEnd(2, "0");
-    return `${sign}${group(i)}.${shown}`;
-  }
-  const zeros = /^0*/.exec(frac)![0].length;
-  if (zeros === frac.length) return "0";
-  const significant = frac.slice(zeros, zeros + 4).replace(/0+$/, "");
-  if (zeros >= 4) return `${sign}0.0${subscript(zeros)}${significant}`;
-  return `${sign}0.${"0".repeat(zeros)}${significant}`;
+/** A price's sign, digits and place, or undefined when it is not a number (shown as text). */
+interface PriceDigits {
+  sign: string;
+  int: string;
+  frac: string;
 }
 
-function roundDecimal(int: string, frac: string, decimals: number): string {
-  const digits = (frac + "0".repeat(decimals + 1)).slice(0, decimals + 1);
-  let kept = BigInt(int + digits.slice(0, decimals));
-  if (Number(digits[decimals]) >= 5) kept += 1n;
-  const s = kept.toString().padStart(decimals + 1, "0");
-  return decimals ? `${s.slice(0, -decimals)}.${s.slice(-decimals)}` : s;
+function priceDigits(value: unknown): PriceDigits | undefined {
+  const text = asDecimalText(value);
+  if (text === undefined) return undefined;
+  const [sign, int, frac] = decimalParts(text);
+  return { sign, int, frac };
+}
+
+/** Zeros after the point before a price below 1 has a digit: 0.0000001234 → 6. */
+const leadingZeros = (frac: string) => /^0*/.exec(frac)![0].length;
+/** Below 0.0001 a price is written with a subscript count of its zeros, never in a column's places. */
+const SUBSCRIPT_FROM = 4;
+/** Significant digits a price below 1 keeps. */
+const PRICE_DIGITS = 4;
+
+/** Whether a price is written in places (not 0, the subscript form or exponent form). */
+function inPlaces(p: PriceDigits): boolean {
+  if (p.int.length > MAX_INTEGER_DIGITS) return false;
+  if (p.int !== "0") return true;
+  const zeros = leadingZeros(p.frac);
+  return zeros < p.frac.length && zeros < SUBSCRIPT_FROM;
+}
+
+/**
+ * How a price column writes its numbers: `places` for every price of 1 or more, and for one below 1
+ * as many as its 4 significant digits need when that is more (0.05249 → 0.05249, 5 places); then
+ * `trim` trailing zeros that every price of the column has, dropped from all of them.
+ */
+export interface PriceRule {
+  places: number;
+  trim: number;
+}
+
+function placesFor(p: PriceDigits, rule: PriceRule): number {
+  const own = p.int === "0" ? leadingZeros(p.frac) + PRICE_DIGITS : 0;
+  return Math.max(rule.places, own) - rule.trim;
+}
+
+/**
+ * One rule for a column of prices, chosen from its values: 2 places when every price is 1,000 or
+ * more, else 4; then the trailing zeros all of them have dropped, down to 2 places when a price
+ * is 1 or more (1 when all are below). So 4.057 beside 4.0201 is 4.0570, 0.5 alone is 0.5, 1234.5
+ * is 1,234.50 and 0.99999 is 1.00.
+ */
+export function priceRule(values: readonly unknown[]): PriceRule | undefined {
+  const prices = values.map(priceDigits).filter((p): p is PriceDigits => p !== undefined && inPlaces(p));
+  if (!prices.length) return undefined;
+  const places = prices.every((p) => p.int.length >= 4) ? 2 : 4;
+  const rounded = prices.map((p) => roundDecimal(p.int, p.frac, placesFor(p, { places, trim: 0 })));
+  const min = rounded.some((r) => !r.startsWith("0.")) ? 2 : 1;
+  const spare = Math.min(...rounded.map((r) => /0*$/.exec(r)![0].length));
+  return { places, trim: Math.max(0, Math.min(spare, places - min)) };
+}
+
+/**
+ * A price, rounded half up: 1234.5 → "1,234.50", 0.3698750479 → "0.3699", 0.0000001234 →
+ * "0.0₆1234" (the subscript counts the zeros after the point, as trading screens do), never 0.00
+ * and never exponent form. A table passes its column's rule (priceRule); alone, a price is a
+ * column of one.
+ */
+export function formatPrice(value: unknown, rule = priceRule([value])): string {
+  const p = priceDigits(value);
+  if (p === undefined) return formatPlain(value);
+  const { sign, int, frac } = p;
+  // Past 24 digits a price is written as the market cap column writes it (1e+400), never in full.
+  if (int.length > MAX_INTEGER_DIGITS) return `${sign}${scientific("", int, frac)}`;
+  const zeros = leadingZeros(frac);
+  if (int === "0" && zeros === frac.length) return "0";
+  if (int === "0" && zeros >= SUBSCRIPT_FROM) return `${sign}${subscriptPrice(frac)}`;
+  const places = placesFor(p, rule ?? { places: 4, trim: 0 });
+  const [i, f = ""] = roundDecimal(int, frac, places).split(".") as [string, string?];
+  return `${sign}${group(i)}.${f}`;
+}
+
+/** 0.0000001234 → "0.0₆1234": four significant digits, rounded half up, after the zeros' count. */
+function subscriptPrice(frac: string): string {
+  const rounded = roundDecimal("0", frac, leadingZeros(frac) + PRICE_DIGITS).slice(2);
+  const zeros = leadingZeros(rounded);
+  const digits = rounded.slice(zeros).replace(/0+$/, "");
+  // 0.000099995 rounds up to 0.0001, past where the subscript form starts.
+  return zeros < SUBSCRIPT_FROM ? `0.${"0".repeat(zeros)}${digits}` : `0.0${subscript(zeros)}${digits}`;
 }
 
 function subscript(n: number): string {
   return String(n).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[Number(d)]!);
 }
 
-/** Units by the number of digits they stand for. */
+/** Units by the number of digits they stand for, largest first. */
 const UNITS: Array<[number, string]> = [
   [12, "T"],
   [9, "B"],
   [6, "M"],
   [3, "K"],
+  [0, ""],
 ];
 
-/** Large amounts compact: 1234567 → "1.23M". Prefix "$" for money. Written from the digits. */
-export function formatCompact(value: unknown, prefix = ""): string {
+/** Places a column of compact amounts below 1 starts from, before its common trailing zeros go. */
+const SMALL_PLACES = 4;
+
+/**
+ * The places a column of compact amounts shows: 2 when any of them is 1 or more (with or without a
+ * unit: $8.87M beside $9.50M); when all are below 1, 4 less the trailing zeros all of them have,
+ * down to 2 (0.1235 beside 0.5000; 0.03 alone).
+ */
+export function compactPlaces(values: readonly unknown[]): number {
+  const parts = values.flatMap((v) => {
+    const text = asDecimalText(v);
+    return text === undefined ? [] : [decimalParts(text)];
+  });
+  if (parts.some(([, int]) => int !== "0")) return 2;
+  const rounded = parts
+    .map(([, int, frac]) => roundDecimal(int, frac, SMALL_PLACES))
+    .filter((r) => /[1-9]/.test(r));
+  const spare = Math.min(SMALL_PLACES, ...rounded.map((r) => /0*$/.exec(r)![0].length));
+  return Math.max(2, SMALL_PLACES - spare);
+}
+
+/**
+ * Large amounts compact: 1234567 → "1.23M", 999999.99 → "1.00M" (a unit that rounds to 1000 is the
+ * next unit's 1.00). Prefix "$" for money. Written from the digits, rounded half up, `places`
+ * decimals (a table passes its column's, compactPlaces).
+ */
+export function formatCompact(value: unknown, prefix = "", places = compactPlaces([value])): string {
   const text = asDecimalText(value);
   if (text === undefined) return formatPlain(value);
   const [rawSign, int, frac] = decimalParts(text);
   const zero = /^0*$/.test(int + frac);
   const sign = rawSign === "-" && !zero ? "-" : "";
+  if (zero) return `${prefix}0`;
   if (int.length > MAX_INTEGER_DIGITS) return `${sign}${prefix}${scientific("", int, frac)}`;
-  for (const [size, unit] of UNITS) {
-    if (int.length > size) {
-      const shifted = roundDecimal(int.slice(0, int.length - size), int.slice(int.length - size) + frac, 2);
-      return `${sign}${prefix}${trimZeros(shifted)}${unit}`;
-    }
-  }
-  const small = trimZeros(roundDecimal(int, frac, int !== "0" || zero ? 2 : 4));
-  // Below what four decimals show, the price format keeps the digits: $0.0₆15, never $0.
-  if (small === "0" && !zero) return `${sign}${prefix}${formatPrice(`0.${frac}`)}`;
-  return `${sign}${prefix}${small}`;
+  let u = UNITS.findIndex(([size]) => int.length > size);
+  const shifted = (size: number) => {
+    const cut = int.length - size;
+    return roundDecimal(
+      cut > 0 ? int.slice(0, cut) : "0",
+      "0".repeat(Math.max(0, -cut)) + int.slice(Math.max(0, cut)) + frac,
+      places,
+    );
+  };
+  let shown = shifted(UNITS[u]![0]);
+  if (/^\d{4}/.test(shown) && u > 0) shown = shifted(UNITS[--u]![0]);
+  // Below what the places show, the price format keeps the digits: $0.0₆15, never $0.00.
+  if (/^[0.]*$/.test(shown)) return `${sign}${prefix}${formatPrice(`0.${frac}`)}`;
+  return `${sign}${prefix}${shown}${UNITS[u]![1]}`;
 }
 
 function trimZeros(s: string): string {
   return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+}
+
+/** A number with `places` decimals, rounded half up from its digits: (70.05, 1) → "70.1". */
+export function formatFixed(value: unknown, places: number): string {
+  const text = asDecimalText(value);
+  if (text === undefined) return formatPlain(value);
+  const [rawSign, int, frac] = decimalParts(text);
+  if (int.length > MAX_INTEGER_DIGITS) return scientific(rawSign, int, frac);
+  const fixed = roundDecimal(int, frac, places);
+  return `${rawSign === "-" && /[1-9]/.test(fixed) ? "-" : ""}${fixed}`;
+}
+
+/** A share of a whole, two places in every row: "52.00%" beside "7.12%". */
+export function formatShare(value: unknown): string {
+  return asDecimalText(value) === undefined ? formatPlain(value) : `${formatFixed(value, 2)}%`;
 }
 
 /** A signed percentage: "+1.23%", "-0.50%". */

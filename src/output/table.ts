@@ -1,7 +1,15 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import { identityOf } from "../contract/identity.js";
 import type { IO } from "../io.js";
-import { type Cell, type Column, type FormatContext, formatCell, isNumeric, type Tone } from "./columns.js";
+import {
+  type Cell,
+  type Column,
+  columnRule,
+  type FormatContext,
+  formatCell,
+  isNumeric,
+  type Tone,
+} from "./columns.js";
 import { sanitizeInline } from "./sanitize.js";
 import { displayWidth, padEndWidth, padStartWidth, truncateWidth } from "./width.js";
 import type { WrapCell } from "./wrap.js";
@@ -76,9 +84,11 @@ export function renderTable(
 ): RenderedTable {
   const ctx: FormatContext = { relativeTime: io.stdoutIsTTY, now: options.now ?? Date.now() };
   const keys = records.map(rowKey);
+  // One precision a column, chosen from all its values: no 4.057 beside 4.0201.
+  const rules = allColumns.map((column) => columnRule(records, column));
   const matrix: Cell[][] = records.map((record) =>
-    allColumns.map((column) => {
-      const cell = formatCell(record, column, ctx);
+    allColumns.map((column, c) => {
+      const cell = formatCell(record, column, ctx, rules[c]);
       // Redacted before it is cut to fit: a key cut in half would no longer be recognised. Again
       // after a control character was taken out, which could join a key back together.
       const redacted = io.redact(cell.text);

@@ -1,6 +1,6 @@
 import { getPath } from "../json/dot-paths.js";
 import { LosslessNumber } from "../json/exact.js";
-import { compareDecimals, type DecimalParts, decimalParts } from "../numbers/decimal.js";
+import { compareDecimals, type DecimalParts, decimalParts, significant } from "../numbers/decimal.js";
 
 // The risk rules, in one table: `tokenintel check` gives a level and its reasons from them, and a
 // table's FLAGS column shows the same rules. Numbers are compared exactly from their digits, so a
@@ -148,9 +148,17 @@ export function liquidityShare(liquidity: unknown, mcap: unknown): DecimalParts 
   return decimalParts(`${text.slice(0, -digits)}.${text.slice(-digits)}`);
 }
 
-function shortDecimal(parts: DecimalParts): string {
-  const frac = parts.frac.slice(0, 2).replace(/0+$/, "");
-  return `${parts.negative ? "-" : ""}${parts.int}${frac ? `.${frac}` : ""}`;
+/**
+ * The liquidity share as a reason gives it: 4 significant digits, rounded half up, at least 2
+ * places (0.008866, 3.457, 45.12): a share below 0.01% is not "0", which a script reads as none.
+ * More digits when 4 would round it onto the threshold it is below (4.99995, not 5.00, at < 5).
+ */
+function shareText(share: DecimalParts, level: Exclude<RiskLevel, "low">): string {
+  for (let digits = 4; digits < 40; digits++) {
+    const text = significant(share, digits, 2);
+    if (levelFor(RULE.liquidity, decimalParts(text)!) === level) return text;
+  }
+  return significant(share, 40, 2);
 }
 
 /** The level of one record and every reason for it, in the order of the rules. */
@@ -220,7 +228,7 @@ export function assessRisk(record: unknown, sections: RecordSections = MARKET_SE
         level,
         rule: RULE.liquidity.label,
         field: `${liquidityPath}/${mcapPath}`,
-        value: shortDecimal(share),
+        value: shareText(share, level),
         unit: "%",
         threshold: thresholdText(RULE.liquidity, level),
       });

@@ -57,12 +57,35 @@ describe("usage errors: exit 2 before any request", () => {
     [
       "bad timeout",
       ["--timeout", "soon", "market", "-c", "base"],
-      /--timeout: expected a number of seconds \(30\) or a duration/,
+      /--timeout: expected a span such as 30s, 10m, 2h/,
     ],
     [
       "bad timeout before a command that makes no request",
       ["--timeout", "soon", "config", "list"],
-      /--timeout: expected a number of seconds \(30\) or a duration/,
+      /--timeout: expected a span such as 30s, 10m, 2h/,
+    ],
+    // Issue 34 item 6: one grammar; each flag refuses what makes no sense for it, saying why.
+    [
+      "history --since 6m (six minutes, for a daily history)",
+      ["history", "-c", "base", "--tickers", "BAKO", "--since", "6m"],
+      /^tokenintel: --since: "6m" is 6 minutes, and history is daily: for 6 months write 6mo$/m,
+    ],
+    [
+      "history --since further back than any token's history (issue 33 item 5)",
+      ["history", "-c", "base", "--tickers", "BAKO", "--since", "99999y"],
+      /--since: "99999y" reaches back more than 20 years/,
+    ],
+    [
+      "a date as a timeout",
+      ["--timeout", "2026-01-01", "config", "list"],
+      /--timeout: a date is a day, not a length/,
+    ],
+    ["a timeout over a day", ["--timeout", "2d", "market", "-c", "base"], /--timeout: too long: at most 24h/],
+    ["a cache over a week", ["--cache", "2w", "market", "-c", "base"], /--cache: too long: at most 7d/],
+    [
+      "a watch interval that is a date",
+      ["market", "-c", "base", "--watch", "2026-01-01"],
+      /--watch: a date is a day/,
     ],
     [
       "concurrency over 32",
@@ -85,6 +108,12 @@ describe("usage errors: exit 2 before any request", () => {
     ["api with a bad method", ["api", "/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],
     ["api --ndjson without --paginate", ["api", "/v1/x", "--ndjson"], /--ndjson goes with --paginate/],
     ["config set of an unknown key", ["config", "set", "colour", "x"], /unknown config key "colour"/],
+    // Issue 34 item 13: a mistyped key gets a did-you-mean.
+    [
+      "config set of a mistyped key",
+      ["config", "set", "chian", "base"],
+      /^tokenintel: unknown config key "chian" \(did you mean chain\?\) \(known: /,
+    ],
     ["config set of a bad chain", ["config", "set", "chain", "eth"], /chain: unknown chain "eth"/],
     ["payment caps without --pay", ["directory", "-c", "base", "--max-spend", "1"], /go with --pay/],
     [

@@ -22,7 +22,7 @@ describe("usage errors: exit 2 before any request", () => {
     [
       "bad timeout",
       ["--timeout", "soon", "market", "-c", "base"],
-      /--timeout: expected a number of seconds \(30\) or a duration/,
+      /--timeout: expected a span such as 30s, 10m, 2h, 7d, 2w, 6mo or 1y \(m is minutes, mo months\), got "soon"/,
     ],
   ];
   for (const [name, args, message] of cases) {

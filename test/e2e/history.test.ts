@@ -86,6 +86,8 @@ describe("history", () => {
     for (const [args, message] of [
       [["--since", "2026-02-30"], '--since: "2026-02-30" is not a day of the calendar (YYYY-MM-DD)'],
       [["--since", "yesterday"], '--since: "yesterday" is neither a date'],
+      [["--since", "6m"], '--since: "6m" is 6 minutes, and history is daily: for 6 months write 6mo'],
+      [["--since", "99999y"], '--since: "99999y" reaches back more than 20 years'],
       [["--since", "2026-03-02", "--until", "2026-03-01"], "--since 2026-03-02 is after --until 2026-03-01"],
     ] as const) {
       const bad = await cli(["-c", "base", "--tickers", known, ...args]);

@@ -199,13 +199,22 @@ describe("a paid run and `tokenintel payments`", () => {
     expect(await count(new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10))).toBe(0);
     const unanswered = JSON.parse((await cli(["payments", "--since", "7d", "--json"])).stdout)[3];
     expect(unanswered).toMatchObject({ amount: "0.250000", outcome: "unknown" });
-    for (const bad of ["yesterday", "24", "2026-02-30"]) {
+    // Issue 34 item 6: the one grammar; a year and months are read (a year was refused).
+    expect(await count("1y")).toBe(4);
+    expect(await count("6mo")).toBe(4);
+    expect(await count("2w")).toBe(4);
+    for (const bad of ["yesterday", "24x"]) {
       const r = await cli(["payments", "--since", bad]);
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(
-        `tokenintel: --since: expected a span such as 24h or 7d, or a date such as 2026-01-31, got "${bad}"\n`,
+        `tokenintel: --since: expected a span such as 30s, 10m, 2h, 7d, 2w, 6mo or 1y (m is minutes, mo months), or a date (YYYY-MM-DD) or an ISO time, got "${bad}"\n`,
       );
     }
+    const notADay = await cli(["payments", "--since", "2026-02-30"]);
+    expect(notADay.code).toBe(2);
+    expect(notADay.stderr).toBe(
+      'tokenintel: --since: "2026-02-30" is not a day of the calendar (YYYY-MM-DD)\n',
+    );
     const csv = await cli(["payments", "--since", "24h", "--csv"]);
     const csvRows = csv.stdout.trim().split("\n");
     expect(csvRows[0]).toMatch(/^at,network,symbol,amount,payTo,outcome,transaction,/);

@@ -133,6 +133,6 @@ describe("trending against another shape", () => {
     const r = await cli(["trending", "-o", "table"], { COLUMNS: "120" }, server.url);
     expect(r.code, r.stderr).toBe(0);
     const row = r.stdout.trimEnd().split("\n")[1]!;
-    expect(row).toMatch(/NUMS\s+Numbers Inc\s+1\.25\s+-\s+\$2\.5M\s+\$90K\s+\$12M$/);
+    expect(row).toMatch(/NUMS\s+Numbers Inc\s+1\.25\s+-\s+\$2\.50M\s+\$90\.00K\s+\$12\.00M$/);
   });
 });

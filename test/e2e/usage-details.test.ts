@@ -109,7 +109,7 @@ describe("d: --timeout without a unit is seconds, and the help says so", () => {
       .join(" ")
       .replace(/\s+/g, " ");
     expect(text).toMatch(
-      /--timeout <duration> per-request timeout: 30s, 500ms, 2m, or a plain number of seconds/,
+      /--timeout <duration> per-request timeout: 30s, 500ms, 2m, 1h, or a plain number of seconds/,
     );
   });
 });

@@ -98,7 +98,9 @@ describe("ResponseCache", () => {
     expect(ttlSchema.parse("7d")).toBe(604_800_000);
     expect(ttlSchema.parse("0")).toBe(0);
     expect(ttlSchema.safeParse("8d").success).toBe(false);
-    expect(ttlSchema.safeParse("1.5h").success).toBe(false);
+    expect(ttlSchema.parse("1.5h")).toBe(5_400_000);
+    expect(ttlSchema.parse("1w")).toBe(604_800_000);
+    expect(ttlSchema.safeParse("2026-01-01").success).toBe(false);
     expect(ttlSchema.safeParse("-1s").success).toBe(false);
   });
 });

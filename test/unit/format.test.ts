@@ -27,9 +27,25 @@ describe("formatPrice", () => {
   ])("%s → %s", (input, expected) => {
     expect(formatPrice(input)).toBe(expected);
   });
+  // Issue 34 item 1: below 1 a price was cut to four significant digits; it is rounded half up,
+  // from the digits (a double would make 0.052495 round down).
+  it.each([
+    ["0.3698750479", "0.3699"],
+    ["0.9312647114", "0.9313"],
+    ["0.052499", "0.0525"],
+    ["0.052495", "0.0525"],
+    ["0.99999", "1.00"],
+    ["0.000099995", "0.0001"],
+    ["0.0000001234567", "0.0₆1235"],
+    ["-0.36987", "-0.3699"],
+    ["0.36984999999999999999999", "0.3698"],
+  ])("below 1, rounded half up: %s → %s", (input, expected) => {
+    expect(formatPrice(input)).toBe(expected);
+    expect(formatPrice(new LosslessNumber(input))).toBe(expected);
+  });
   it("reads JSON numbers without exponent form", () => {
     expect(formatPrice(1e-12)).toBe("0.0₁₁1");
-    expect(formatPrice(new LosslessNumber("0.000000000000123456789"))).toBe("0.0₁₂1234");
+    expect(formatPrice(new LosslessNumber("0.000000000000123456789"))).toBe("0.0₁₂1235");
   });
   it("shows null as a dash and junk as text", () => {
     expect(formatPrice(null)).toBe("-");
@@ -40,11 +56,22 @@ describe("formatPrice", () => {
 describe("other formatters", () => {
   it("compact amounts", () => {
     expect(formatCompact("1234567", "$")).toBe("$1.23M");
-    expect(formatCompact("4500000000", "$")).toBe("$4.5B");
-    expect(formatCompact("1e15" as unknown)).toBe("1000T");
-    expect(formatCompact(1e15)).toBe("1000T");
-    expect(formatCompact("-2500")).toBe("-2.5K");
+    expect(formatCompact("4500000000", "$")).toBe("$4.50B");
+    expect(formatCompact("1e15" as unknown)).toBe("1000.00T");
+    expect(formatCompact(1e15)).toBe("1000.00T");
+    expect(formatCompact("-2500")).toBe("-2.50K");
     expect(formatCompact("0")).toBe("0");
+  });
+  // Issue 34 item 3: an amount that rounds to 1000 of a unit is 1.00 of the next one.
+  it.each([
+    ["999999.99", "$1.00M"],
+    ["999999999.5", "$1.00B"],
+    ["999999999999.995", "$1.00T"],
+    ["999.995", "$1.00K"],
+    ["999994.99", "$999.99K"],
+    ["-999999.99", "-$1.00M"],
+  ])("units at their boundary: %s → %s", (input, expected) => {
+    expect(formatCompact(input, "$")).toBe(expected);
   });
   it("percentages are signed", () => {
     expect(formatPercent("1.234")).toBe("+1.23%");

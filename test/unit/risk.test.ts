@@ -101,6 +101,23 @@ describe("assessRisk", () => {
     expect(liquidityShare("1", "3")?.int).toBe("33");
   });
 
+  // Issue 34 item 2: the share a reason gives was cut to two places (113,640.82 of 1,281,803,064.19
+  // was "0"); it keeps 4 significant digits, rounded half up.
+  it.each([
+    ["113640.82", "1281803064.19", "0.008866"],
+    ["1", "300", "0.3333"],
+    ["2", "300", "0.6667"],
+    // Rounded onto the threshold it is below, it would read "5 (medium at < 5)": more digits.
+    ["4.99995", "100", "4.99995"],
+    ["0.999999", "100", "0.999999"],
+    ["0.99", "100", "0.99"],
+    ["3.4567", "100", "3.457"],
+    ["1", "1000000000000", "0.0000000001"],
+  ])("the liquidity share of %s against %s is %s", (liquidity, mcap, shown) => {
+    const reason = assessRisk(metrics(liquidity, mcap)).reasons.find((r) => r.rule.startsWith("liquidity"));
+    expect(reason?.value).toBe(shown);
+  });
+
   it("fresh dev wallet is medium", () => {
     expect(level(dev({ fresh_wallet: true }))).toBe("medium");
     expect(level(dev({ fresh_wallet: "true" }))).toBe("low");

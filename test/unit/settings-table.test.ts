@@ -37,7 +37,9 @@ describe("a setting added to the table alone", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("spend-alert: expected an amount such as 0.01");
     const unknown = await harness.runCommand(["config", "set", "spend-alrt", "1"]);
-    expect(unknown.stderr).toMatch(/unknown config key "spend-alrt" \(known: .*spend-alert/);
+    expect(unknown.stderr).toMatch(
+      /unknown config key "spend-alrt" \(did you mean spend-alert\?\) \(known: .*spend-alert/,
+    );
   });
 
   it("is listed by `config list`: default, env, then flag; a bad env value marked invalid", async () => {

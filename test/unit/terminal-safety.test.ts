@@ -150,12 +150,12 @@ describe("numbers in exponent form (item 15)", () => {
     expect(formatPrice(new LosslessNumber(input))).toBe(expected);
   });
   it("compact amounts, percentages and integers", () => {
-    expect(formatCompact("2.5e+06", "$")).toBe("$2.5M");
+    expect(formatCompact("2.5e+06", "$")).toBe("$2.50M");
     expect(formatCompact(new LosslessNumber("1e400"), "$")).toBe("$1e+400");
     expect(formatCompact("-9.999e30", "$")).toBe("-$1e+31");
     expect(formatCompact("1.5e-07", "$")).toBe("$0.0₆15");
     expect(formatCompact("-3E-2")).toBe("-0.03");
-    expect(formatCompact("1e23")).toBe("100000000000T");
+    expect(formatCompact("1e23")).toBe("100000000000.00T");
     expect(formatCompact("1e24")).toBe("1e+24");
     expect(formatPercent("-3E-2")).toBe("-0.03%");
     expect(formatPercent(new LosslessNumber("1e400"))).toBe("+1e+400%");

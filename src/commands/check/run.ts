@@ -88,10 +88,21 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     if (missingNote) ctx.io.warn(missingNote);
     const names = failing.map((r) => r.symbol ?? r.address ?? r.id ?? "?").slice(0, 20);
     throw new RiskError(
-      `${failing.length} of the ${selector.items.length} token${selector.items.length === 1 ? "" : "s"} named ${failing.length === 1 ? "is" : "are"} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}${result.missing.length ? `; no verdict for ${result.missing.length} without data` : ""}`,
+      `${failingSubject(failing.length, selector.items.length)} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}${result.missing.length ? `; no verdict for ${result.missing.length} without data` : ""}`,
     );
   }
   if (missingNote) throw new CliError(missingNote);
+}
+
+/**
+ * Who fails, with its verb: "the token named is", "1 of the 2 tokens named is", "all 3 tokens named
+ * are" (never "1 of the 1 token"); a ticker several tokens answer can make more than were named.
+ */
+export function failingSubject(failing: number, named: number): string {
+  const verb = failing === 1 ? "is" : "are";
+  if (failing > named) return `${failing} tokens matching the ${named} named ${verb}`;
+  if (failing < named) return `${failing} of the ${named} tokens named ${verb}`;
+  return named === 1 ? "the token named is" : `all ${named} tokens named are`;
 }
 
 function judge(record: unknown): CheckRow {

@@ -4,6 +4,7 @@ import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
 import { schemaForFlag } from "../../flags/parse.js";
 import { parseValue } from "../../flags/values.js";
+import { closest } from "../../help/hints.js";
 
 function checkKey(key: string): ConfigKey {
   if (key === "api-key" || key === "api_key") {
@@ -11,8 +12,11 @@ function checkKey(key: string): ConfigKey {
       "the API key is not a config value: use 'tokenintel auth login' (it reads the key without echo)",
     );
   }
-  if (!isConfigKey(key))
-    throw new UsageError(`unknown config key "${key}" (known: ${settingNames().join(", ")})`);
+  if (!isConfigKey(key)) {
+    const near = closest(key, settingNames());
+    const hint = near.length ? ` (did you mean ${near.join(" or ")}?)` : "";
+    throw new UsageError(`unknown config key "${key}"${hint} (known: ${settingNames().join(", ")})`);
+  }
   return key;
 }
 

@@ -1,37 +1,42 @@
 import { UsageError } from "../../errors.js";
+import { back, readWhen, type Span, spanWords } from "../../flags/durations.js";
 
-// --since and --until: a date (YYYY-MM-DD) or a span counted back from today in UTC (90d, 6m, 1y).
+// --since and --until: a date (YYYY-MM-DD) or a span counted back from now in the grammar every
+// duration flag reads (flags/durations.ts): 90d, 12w, 6mo, 1y, 48h. History is daily: a span of
+// minutes or seconds is refused, saying so (6m was six months here once; it is six minutes).
 
-const DAY_MS = 86_400_000;
+/** The furthest back a span reaches: no token has a history of more than 20 years. */
+const MAX_YEARS = 20;
 
 export function isoDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Why a span below a day makes no sense for daily history, or undefined when it does. */
+function subDaily(span: Span, text: string): string | undefined {
+  if (span.unit === "m")
+    return `"${text}" is ${spanWords(span)}, and history is daily: for ${span.amount} month${span.amount === 1 ? "" : "s"} write ${span.amount}mo`;
+  if (span.unit === "s" || span.unit === "ms")
+    return `"${text}" is ${spanWords(span)}, and history is daily: give days (90d), weeks (12w), months (6mo) or years (1y)`;
+  return undefined;
+}
+
 /** A flag's value as a UTC day, or exit 2 naming the flag and the value. */
 export function readDay(flag: string, value: string, now = Date.now()): string {
-  const text = value.trim();
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (date) {
-    const ms = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    // 2026-02-30 parses as March 2: a day that does not exist is refused, not moved.
-    if (!Number.isNaN(ms) && isoDay(ms) === text) return text;
-    throw new UsageError(`${flag}: "${value}" is not a day of the calendar (YYYY-MM-DD)`);
-  }
-  const span = /^(\d{1,5})([dwmy])$/i.exec(text);
-  if (span) {
-    const n = Number(span[1]);
-    const today = new Date(Math.floor(now / DAY_MS) * DAY_MS);
-    const unit = span[2]!.toLowerCase();
-    if (unit === "d" || unit === "w") return isoDay(today.getTime() - n * (unit === "w" ? 7 : 1) * DAY_MS);
-    const back = new Date(today);
-    if (unit === "m") back.setUTCMonth(back.getUTCMonth() - n);
-    else back.setUTCFullYear(back.getUTCFullYear() - n);
-    return isoDay(back.getTime());
-  }
-  throw new UsageError(
-    `${flag}: "${value}" is neither a date (YYYY-MM-DD) nor a span back from today (e.g. 90d, 6m, 1y)`,
-  );
+  const when = readWhen(flag, value);
+  if (when === undefined)
+    throw new UsageError(
+      `${flag}: "${value}" is neither a date (YYYY-MM-DD) nor a span back from today (e.g. 90d, 12w, 6mo, 1y)`,
+    );
+  if (when.kind === "date") return when.day;
+  const refused = subDaily(when, value.trim());
+  if (refused) throw new UsageError(`${flag}: ${refused}`);
+  const at = back(now, when);
+  if (!(at >= back(now, { kind: "span", amount: MAX_YEARS, unit: "y" })))
+    throw new UsageError(
+      `${flag}: "${value}" reaches back more than ${MAX_YEARS} years, further than any token's history`,
+    );
+  return isoDay(at);
 }
 
 /** Both ends, checked together: --since after --until is exit 2 naming both. */

@@ -13,7 +13,8 @@ const flags = flagTable({
   ids: IDS,
   since: {
     flags: "--since <day>",
-    description: "first day: YYYY-MM-DD, or a span back from today in UTC such as 90d, 6m or 1y",
+    description:
+      "first day: YYYY-MM-DD, or a span back from today in UTC such as 90d, 12w, 6mo or 1y (m is minutes)",
     kind: "text",
   },
   until: {

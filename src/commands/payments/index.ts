@@ -5,7 +5,8 @@ import { defineCommand } from "../command.js";
 export const PAYMENTS_FLAGS = flagTable({
   since: {
     flags: "--since <when>",
-    description: "only payments since then: a span back from now (30m, 24h, 7d) or a UTC date (2026-01-31)",
+    description:
+      "only payments since then: a span back from now (30m, 24h, 7d, 6mo, 1y), a UTC date (2026-01-31) or an ISO time",
     kind: "text",
     suggest: ["24h", "7d", "30d"],
   },

@@ -1,5 +1,6 @@
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
+import { back, notInGrammar, readWhen } from "../../flags/durations.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { Column } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
@@ -14,24 +15,28 @@ import { dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
 
 type PaymentsOptions = FlagValues<typeof PAYMENTS_FLAGS>;
 
-const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+/** The earliest moment a JavaScript date holds. */
+const EARLIEST = -8.64e15;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** --since: "24h", "7d", "30m" back from `now`, a UTC date "2026-01-31", or an ISO time. */
+/**
+ * --since in the grammar every duration flag reads (flags/durations.ts): a span back from `now`
+ * (30m, 24h, 7d, 6mo, 1y), a UTC date (2026-01-31), or an ISO time.
+ */
 export function parseSince(text: string, now: number): number {
   const value = text.trim();
-  const span = /^(\d{1,6})([mhd])$/.exec(value);
-  if (span) return now - Number(span[1]) * UNITS[span[2]!]!;
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (date) {
-    const at = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    if (new Date(at).toISOString().slice(0, 10) === value) return at;
-  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+  if (ISO_TIME.test(value)) {
     const at = Date.parse(value);
     if (!Number.isNaN(at)) return at;
   }
-  throw new UsageError(
-    `--since: expected a span such as 24h or 7d, or a date such as 2026-01-31, got ${JSON.stringify(text)}`,
-  );
+  const when = readWhen("--since", text);
+  if (when?.kind === "date") return when.ms;
+  if (when?.kind === "span") {
+    const at = back(now, when);
+    // Past the first moment a date can hold (271,821 BC), every payment is since then.
+    return at >= EARLIEST ? at : EARLIEST;
+  }
+  throw new UsageError(`--since: ${notInGrammar(text, "a date (YYYY-MM-DD) or an ISO time")}`);
 }
 
 function chooseFormat(opts: PaymentsOptions): OutputFormat {

@@ -31,10 +31,10 @@ const flags = flagTable({
   },
   latency: { flags: "--latency <ms>", description: "added latency per request", kind: "whole" },
   live: {
-    flags: "--live <seconds>",
-    description: "markets move: prices and metrics change every this many seconds",
-    kind: "count",
-    what: "of seconds",
+    flags: "--live <interval>",
+    description:
+      "markets move: prices and metrics change every interval (1, 5s, 2m: the one duration grammar)",
+    kind: "duration",
   },
   failRate: share("--fail-rate <p>", "share of requests answered 502"),
   throttleRate: share("--throttle-rate <p>", "share of requests throttled"),

@@ -46,7 +46,7 @@ export async function runSandbox(ctx: RunContext, opts: SandboxFlags): Promise<v
     priceAtomic:
       opts.x402Price === undefined ? undefined : String(parseAmount("--x402-price", opts.x402Price, 6)),
     x402DomainName: opts.x402DomainName,
-    liveSeconds: opts.live,
+    liveSeconds: opts.live === undefined ? undefined : opts.live / 1000,
     directoryStyle: opts.directoryStyle,
     x402Version: opts.x402Version === undefined ? undefined : opts.x402Version === "2" ? 2 : 1,
     taStyle: opts.taStyle,
