@@ -307,6 +307,11 @@ describe("history distrusts its server (issue 33)", () => {
     expect(r.stdout).not.toContain("Infinity");
     expect(r.stdout).not.toContain("$16");
     expect(r.stdout).toContain("(8 days, 4 missing)");
+    const one = await servers.stub((_req, res) => {
+      res.end(answer("AAA", [{ date_time: dayOf(0), usd_price: "1.5" }]));
+    });
+    const single = await cli(["-c", "base", "--tickers", "AAA"], one.url, chart);
+    expect(single.stdout).toMatch(/AAA price \S+ → \S+ \(1 day\)/);
     const only = await servers.stub((_req, res) => {
       res.end(
         answer(

@@ -46,7 +46,7 @@ function summary(
   const change = Number.isFinite(ratio) ? formatPercent(ratio.toFixed(2)) : "-";
   const missing = points.length - known.length;
   return [
-    `${name} ${metric} ${first.date} → ${last.date} (${points.length} days${missing ? `, ${missing} missing` : ""})`,
+    `${name} ${metric} ${first.date} → ${last.date} (${points.length} day${points.length === 1 ? "" : "s"}${missing ? `, ${missing} missing` : ""})`,
     `${label(first.value!)} → ${label(last.value!)} (${change})`,
     `high ${label(high.value!)} on ${high.date}`,
     `low ${label(low.value!)} on ${low.date}`,
