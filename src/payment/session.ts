@@ -86,6 +86,8 @@ export class PaymentSession implements PaymentHook {
   private signer: Promise<Signer> | undefined;
   private readonly settlements: string[] = [];
   private payer: string | undefined;
+  /** Signed and sent with no answer read (the run stopped, the connection died): may yet be settled. */
+  private unknown = 0n;
   /** The amount of the last payment signed: the price of the next page, as far as can be known. */
   private lastAmount: bigint | undefined;
 
@@ -322,6 +324,7 @@ export class PaymentSession implements PaymentHook {
     const sent = this.inFlight.get(headers);
     if (!sent) return;
     this.inFlight.delete(headers);
+    this.unknown += sent.value;
     this.recorder?.outcome(sent.nonce, "unknown", { reason: `no answer was read (${why})` });
   }
 
@@ -336,8 +339,10 @@ export class PaymentSession implements PaymentHook {
    * the run stopped first) are recorded as unknown: they may yet be cashed until they expire.
    */
   finish(): void {
-    for (const { nonce } of this.inFlight.values())
+    for (const { nonce, value } of this.inFlight.values()) {
+      this.unknown += value;
       this.recorder?.outcome(nonce, "unknown", { reason: "no answer to the paid request was read" });
+    }
     this.inFlight.clear();
   }
 
@@ -374,7 +379,9 @@ export class PaymentSession implements PaymentHook {
     const unaccepted = this.signed - this.accepted;
     if (unaccepted === 0) return line;
     const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    return `${line}; ${unaccepted} more signed but not accepted, ${units(this.signedAmount - this.acceptedAmount)} (signed in all: ${units(this.signedAmount)}, the most this command can cost)`;
+    // With no answer read, the server may still settle the payment until its authorization expires.
+    const open = this.unknown > 0n ? `, ${units(this.unknown)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)` : "";
+    return `${line}; ${unaccepted} more signed but not accepted, ${units(this.signedAmount - this.acceptedAmount)}${open} (signed in all: ${units(this.signedAmount)}, the most this command can cost)`;
   }
 }
 

@@ -385,6 +385,35 @@ describe("outcomes the server leaves open", () => {
     expect(JSON.parse(shown.stdout)).toMatchObject([{ outcome: "unknown", amount: "0.005000" }]);
   });
 
+  it("Ctrl-C while a paid request waits: the summary says the payment may still be settled, as the ledger does", async () => {
+    let sawPayment: () => void = () => {};
+    const paid = new Promise<void>((resolve) => (sawPayment = resolve));
+    const server = await servers.stub((req, res) => {
+      if (req.headers["x-payment"])
+        sawPayment(); // and never answer
+      else offer402(res);
+    });
+    const { config, ledger } = home();
+    const child = spawn(
+      process.execPath,
+      [BIN, "--base-url", server.url, "directory", "-c", "base", "--pay", "--page", "1"],
+      { env: { ...baseEnv(config), ...withKey }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    const ended = new Promise((resolve) => child.on("close", resolve));
+    await paid;
+    child.kill("SIGINT");
+    expect(await ended).toBe(130);
+    expect(stderr).toContain(
+      "1 more signed but not accepted, 0.005 USDC, 0.005 USDC of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)",
+    );
+    expect(ledgerLines(ledger).map((l) => [l.kind, l.outcome])).toEqual([
+      ["signed", undefined],
+      ["outcome", "unknown"],
+    ]);
+  });
+
   it("kill -9 after the payment left: its signed line is whole, shown as unknown; a torn line is passed over", async () => {
     let sawPayment: () => void = () => {};
     const paid = new Promise<void>((resolve) => (sawPayment = resolve));
