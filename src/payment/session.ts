@@ -380,7 +380,10 @@ export class PaymentSession implements PaymentHook {
     if (unaccepted === 0) return line;
     const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
     // With no answer read, the server may still settle the payment until its authorization expires.
-    const open = this.unknown > 0n ? `, ${units(this.unknown)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)` : "";
+    const open =
+      this.unknown > 0n
+        ? `, ${units(this.unknown)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)`
+        : "";
     return `${line}; ${unaccepted} more signed but not accepted, ${units(this.signedAmount - this.acceptedAmount)}${open} (signed in all: ${units(this.signedAmount)}, the most this command can cost)`;
   }
 }

@@ -316,6 +316,12 @@ describe("directory, agents, ta, ask", () => {
     const data = JSON.parse(r.stdout) as { nlpResponse: string; tokenDetails: Array<{ token_id: string }> };
     expect(data.nlpResponse).toContain(token.symbol);
     expect(data.tokenDetails.map((d) => d.token_id)).toEqual([token.id]);
+    // Unquoted, the words are one question (as gh joins a search's words), not "too many arguments".
+    const words = await cli(["ask", "what", "about", `$${token.symbol}?`, "--chain", "base", "--json"]);
+    expect(words.code, words.stderr).toBe(0);
+    expect((JSON.parse(words.stdout) as { nlpResponse: string }).nlpResponse).toContain(
+      `You asked: *what about $${token.symbol}?*`,
+    );
   });
 
   it("ask renders the answer and a table of token details on a terminal, and reads the question from stdin", async () => {

@@ -25,9 +25,9 @@ export default defineCommand({
   flags,
   args: [
     {
-      name: "[question]",
+      name: "[question...]",
       description:
-        "the question (required unless --fields is given alone), or - to read it from standard input",
+        "the question (required unless --fields is given alone; unquoted words are joined with spaces), or - to read it from standard input",
     },
   ],
   notes:
@@ -38,8 +38,9 @@ export default defineCommand({
     "tokenintel ask --sandbox 'is $BAKO safe?' --chain base --explain",
     "tokenintel ask --sandbox 'how is $BAKO doing?' --chain base --explain --json | jq '.tokens[] | {symbol, price, risk}'",
   ],
-  async run(ctx, opts, [question]) {
+  async run(ctx, opts, words) {
     const { runAsk } = await import("./run.js");
-    await runAsk(ctx, question ?? "", opts);
+    // `ask what is trending` asks "what is trending", as gh joins the words of a search.
+    await runAsk(ctx, words.join(" "), opts);
   },
 });
