@@ -109,12 +109,14 @@ export class Context implements RunContext {
     const timeoutMs = await settings.timeoutMs();
     const retries = await settings.retries();
     let baseUrl: string;
+    let baseUrlSource = "--sandbox";
     if (globals.sandbox) {
       const { startSandbox } = await import("./sandbox/server.js");
       this.sandbox = await startSandbox({ port: 0, liveSeconds: request.liveSandbox ? 1 : undefined });
       baseUrl = this.sandbox.url;
     } else {
       baseUrl = await settings.baseUrl();
+      baseUrlSource = settings.baseUrlSource();
     }
     // Paying per request replaces the key: it is not sent, so the server asks for a payment.
     const key = request.payment
@@ -149,6 +151,7 @@ export class Context implements RunContext {
     this.clientInstance = new ApiClient({
       payment,
       baseUrl,
+      baseUrlSource,
       apiKey: key?.key,
       timeoutMs,
       retries,

@@ -108,6 +108,13 @@ export class Settings {
     return this.get("base-url");
   }
 
+  /** Where the base URL comes from: its flag, its variable, the config file, or the default. */
+  baseUrlSource(): string {
+    if (this.globals.baseUrl !== undefined) return "--base-url";
+    const found = this.raw("base-url");
+    return found ? found.source : "the default";
+  }
+
   timeoutMs(): Promise<number> {
     return this.get("timeout");
   }

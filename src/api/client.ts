@@ -25,6 +25,8 @@ export { assertKeyMayTravel, isLoopback, type Query, type QueryValue, redactUrl 
 
 export interface ClientOptions {
   baseUrl: string;
+  /** Where baseUrl came from, named when nothing answers there ("--base-url", "TOKENINTEL_BASE_URL"). */
+  baseUrlSource?: string;
   apiKey?: string;
   timeoutMs: number;
   retries: number;
@@ -108,6 +110,7 @@ export class ApiClient {
       signal: options.signal,
       maxBodyBytes: options.maxBodyBytes,
       trace: options.verbose ? options.log : undefined,
+      originSource: options.baseUrlSource,
     });
     this.limiter = new Limiter(
       Math.max(1, options.concurrency),

@@ -31,6 +31,8 @@ export interface TransportOptions {
   maxBodyBytes?: number;
   /** Request and answer lines for --verbose, or undefined. */
   trace?: (line: string) => void;
+  /** Where the base URL came from (--base-url, TOKENINTEL_BASE_URL, config base-url...), for errors. */
+  originSource?: string;
 }
 
 export interface Exchange {
@@ -125,7 +127,7 @@ export class Transport {
     } catch (error) {
       if (runSignal?.aborted || own?.aborted) throw new InterruptedError();
       if (error instanceof CliError) throw error;
-      throw toNetworkError(error, timedOut, timeoutMs);
+      throw toNetworkError(error, timedOut, timeoutMs, url, this.options.originSource);
     } finally {
       clearTimeout(timer);
       runSignal?.removeEventListener("abort", onRunAbort);
@@ -245,7 +247,20 @@ function exchange(
   });
 }
 
-function toNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): NetworkError {
+/** host:port of a URL, the port written even when it is the scheme's own. */
+function hostPort(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === "https:" ? "443" : "80")}`;
+}
+
+function toNetworkError(
+  error: unknown,
+  timedOut: boolean,
+  timeoutMs: number,
+  url: URL,
+  source: string | undefined,
+): NetworkError {
+  // An address nothing answers at is most often a stale setting: say which one.
+  const from = source ? ` (the base URL ${url.origin} is from ${source})` : "";
   const err = error as { code?: string; cause?: { code?: string }; message?: string; name?: string };
   const code = err.code ?? err.cause?.code;
   if (
@@ -256,9 +271,13 @@ function toNetworkError(error: unknown, timedOut: boolean, timeoutMs: number): N
   ) {
     return new NetworkError(`no answer within ${formatDuration(timeoutMs)} (timeout)`, { code: "TIMEOUT" });
   }
-  if (code === "ECONNREFUSED") return new NetworkError("connection refused", { code, notSent: true });
+  if (code === "ECONNREFUSED")
+    return new NetworkError(`connection refused by ${hostPort(url)}${from}`, { code, notSent: true });
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
-    return new NetworkError("could not resolve the API host (DNS)", { code, notSent: true });
+    return new NetworkError(`could not resolve the API host ${url.hostname} (DNS)${from}`, {
+      code,
+      notSent: true,
+    });
   }
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "UND_ERR_CLOSED") {
     return new NetworkError("the connection was closed before the answer was complete", { code });

@@ -69,7 +69,7 @@ describe("auth status checks the key with the service", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^API key: sk_l…heck\nSource: /);
     expect(r.stderr).toBe(
-      `tokenintel: the API key could not be checked against ${url}: connection refused\n`,
+      `tokenintel: the API key could not be checked against ${url}: connection refused by ${new URL(url).host} (the base URL ${url} is from --base-url)\n`,
     );
   });
 
@@ -167,7 +167,9 @@ describe("auth login checks the key before it stores it", () => {
       input: KEY,
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/could not be checked .*connection refused; nothing saved \(--no-verify/);
+    expect(r.stderr).toMatch(
+      /could not be checked .*connection refused by 127\.0\.0\.1:\d+ \(the base URL .* is from --base-url\); nothing saved \(--no-verify/,
+    );
     expect(storedKey(home)).toBeUndefined();
 
     const offline = await run(["--base-url", url, "auth", "login", "--with-token", "--no-verify"], home, {

@@ -132,7 +132,22 @@ describe("API errors", () => {
       },
     );
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe("tokenintel: connection refused");
+    expect(r.stderr.trim()).toBe(
+      "tokenintel: connection refused by 127.0.0.1:9 (the base URL http://127.0.0.1:9 is from --base-url)",
+    );
+    // A stale setting is found at once: the message names where the address came from.
+    const dir = freshDir();
+    const fromEnv = await run(["--retries", "0", "market", "-c", "base"], dir, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_BASE_URL: "http://127.0.0.1:9" },
+    });
+    expect(fromEnv.stderr).toContain("(the base URL http://127.0.0.1:9 is from TOKENINTEL_BASE_URL)");
+    expect((await run(["config", "set", "base-url", "http://127.0.0.1:9"], dir)).code).toBe(0);
+    const fromConfig = await run(["--retries", "0", "market", "-c", "base"], dir, {
+      env: { TOKENINTEL_API_KEY: KEY },
+    });
+    expect(fromConfig.stderr.trim()).toBe(
+      "tokenintel: connection refused by 127.0.0.1:9 (the base URL http://127.0.0.1:9 is from config base-url)",
+    );
   });
 
   it("--verbose shows requests with the key redacted", async () => {

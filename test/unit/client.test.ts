@@ -121,7 +121,7 @@ describe("ApiClient", () => {
   it("retries a POST when the connection was refused (it never reached the server)", async () => {
     const { c, log } = client("http://127.0.0.1:9", { retries: 2 });
     await expect(c.request("/v1/ask-loky", { method: "POST", body: { question: "q" } })).rejects.toThrow(
-      "connection refused (gave up after 3 attempts)",
+      "connection refused by 127.0.0.1:9 (gave up after 3 attempts)",
     );
     expect(log).toHaveLength(2);
     await c.close();
