@@ -365,4 +365,22 @@ describe("history distrusts its server (issue 33)", () => {
       );
     expect(r.stdout.trimEnd().split("\n")).toHaveLength(6 * 7320);
   }, 30_000);
+
+  it("a token the server does not know (404) is named with the others missing; the rest print, exit 0 (1 with --strict)", async () => {
+    const server = await servers.stub((req, res) => {
+      const ticker = asked(req.url ?? "").get("token_ticker");
+      if (ticker === "NOPE") {
+        res.writeHead(404, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ success: false, message: "token not found" }));
+      }
+      res.end(answer(String(ticker), [{ date_time: dayOf(0), usd_price: "1.5" }]));
+    });
+    const r = await cli(["-c", "base", "--tickers", "AAA,NOPE", "--json"], server.url);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Series[]).map((s) => s.token_symbol)).toEqual(["AAA"]);
+    expect(r.stderr).toBe("tokenintel: warning: no history on base for NOPE (HTTP 404: token not found)\n");
+    const strict = await cli(["-c", "base", "--tickers", "AAA,NOPE", "--json", "--strict"], server.url);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("no history for 1 of 2 tokens: NOPE");
+  });
 });

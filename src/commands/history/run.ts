@@ -134,6 +134,7 @@ async function fetchSeries(
   item: string,
   range: { from?: string; to?: string },
   maxPages: number,
+  notFound: Map<string, string>,
 ): Promise<HistorySeries | undefined> {
   const days = new SeriesDays();
   let head: Record<string, unknown> | undefined;
@@ -153,6 +154,12 @@ async function fetchSeries(
           label: `${item} page ${page}`,
         });
       } catch (error) {
+        // No such token (the live service answers 404 "token not found"): named with the others
+        // missing, and the rest of the run goes on, as the data commands do with a list.
+        if (page === 1 && error instanceof ApiError && error.status === 404) {
+          notFound.set(item, error.message);
+          return undefined;
+        }
         // The pages already read (paid for, perhaps) are kept: the run prints them, then fails.
         if (head === undefined || !(error instanceof CliError)) throw error;
         return series(error);
@@ -228,8 +235,9 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   }
   const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
   // Every token is asked for even when one fails (a cap, a refusal): what was paid for is printed.
+  const notFound = new Map<string, string>();
   const settled = await Promise.allSettled(
-    items.map((item) => fetchSeries(ctx, client, chain, param, item, range, maxPages)),
+    items.map((item) => fetchSeries(ctx, client, chain, param, item, range, maxPages, notFound)),
   );
   const failures = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
   const found = settled.map((r) => (r.status === "fulfilled" ? r.value : undefined));
@@ -240,7 +248,9 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   const missing = items.filter((_, i) => settled[i]!.status === "fulfilled" && found[i] === undefined);
   const series = found.filter((s): s is HistorySeries => s !== undefined);
   if (failed.length && series.length === 0) throw failed[0];
-  if (missing.length) ctx.io.warn(`no history on ${chain} for ${missing.join(", ")}`);
+  // Each named, with what the server said when it said something (a 404's message).
+  const named = missing.map((item) => (notFound.has(item) ? `${item} (${notFound.get(item)})` : item));
+  if (missing.length) ctx.io.warn(`no history on ${chain} for ${named.join(", ")}`);
   const others = series.filter((s) => s.other !== undefined);
   for (const s of others) ctx.io.warn(`history: asked for ${s.named}, the server answered for ${s.other}`);
 
