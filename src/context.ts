@@ -124,7 +124,10 @@ export class Context implements RunContext {
       : request.apiKey !== undefined
         ? { key: request.apiKey, source: undefined }
         : await settings.apiKey();
-    if (key?.source === "store") this.io.addSecret(key.key);
+    if (key?.source === "store") {
+      this.io.addSecret(key.key);
+      this.warnIfReadable(settings.configFile());
+    }
     if (request.keyRequired && !key) {
       throw new AuthError(
         "no API key: run 'tokenintel auth login', set TOKENINTEL_API_KEY, or try the local sandbox with --sandbox",
@@ -167,6 +170,17 @@ export class Context implements RunContext {
       cacheOrigin: globals.sandbox ? "sandbox" : undefined,
     });
     return this.clientInstance;
+  }
+
+  /** The stored key is used from a file others can read: said once, with the fix. */
+  private warnIfReadable(file: string): void {
+    const { statSync } = process.getBuiltinModule("node:fs");
+    const mode = statSync(file, { throwIfNoEntry: false })?.mode;
+    if (mode === undefined || (mode & 0o077) === 0) return;
+    const octal = (mode & 0o777).toString(8);
+    this.io.warn(
+      `the config file ${file} holds your API key and others can read it (mode ${octal}): run chmod 600 ${file}`,
+    );
   }
 
   async program(): Promise<Command> {

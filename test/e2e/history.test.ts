@@ -371,7 +371,8 @@ describe("history distrusts its server (issue 33)", () => {
       const ticker = asked(req.url ?? "").get("token_ticker");
       if (ticker === "NOPE") {
         res.writeHead(404, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ success: false, message: "token not found" }));
+        res.end(JSON.stringify({ success: false, message: "token not found" }));
+        return;
       }
       res.end(answer(String(ticker), [{ date_time: dayOf(0), usd_price: "1.5" }]));
     });
