@@ -177,9 +177,9 @@ export class Context implements RunContext {
     const { statSync } = process.getBuiltinModule("node:fs");
     const mode = statSync(file, { throwIfNoEntry: false })?.mode;
     if (mode === undefined || (mode & 0o077) === 0) return;
-    const octal = (mode & 0o777).toString(8);
+    const octal = (mode & 0o777).toString(8).padStart(4, "0");
     this.io.warn(
-      `the config file ${file} holds your API key and others can read it (mode ${octal}): run chmod 600 ${file}`,
+      `the config file ${file} holds your API key and others can read it (mode ${octal}); run: chmod 600 '${file}'`,
     );
   }
 

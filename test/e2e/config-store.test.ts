@@ -86,6 +86,22 @@ describe("config folders and files are the user's own and private", () => {
     },
   );
 
+  it("says so when the stored key is read from a file others can read, and keeps working", async () => {
+    const home = fresh();
+    const file = join(home, "config.json");
+    expect((await run(["auth", "login", "--with-token", "--no-verify"], home, { input: KEY })).code).toBe(0);
+    chmodSync(file, 0o644);
+    const s = await servers.sandbox({ apiKey: KEY });
+    const r = await run(["--base-url", s.url, "market", "-c", "base", "--limit", "1", "--json"], home);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      `tokenintel: warning: the config file ${file} holds your API key and others can read it (mode 0644); run: chmod 600 '${file}'\n`,
+    );
+    chmodSync(file, 0o600);
+    const quiet = await run(["--base-url", s.url, "market", "-c", "base", "--limit", "1", "--json"], home);
+    expect(quiet.stderr).toBe("");
+  });
+
   it("refuses a config file or folder that others may write to", async () => {
     await expectRefused(
       (_, file) => chmodSync(file, 0o666),
