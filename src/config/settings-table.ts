@@ -118,6 +118,19 @@ export const SETTINGS = settingTable({
     },
     unset: "(the offer's first)",
   },
+  "pay-to": {
+    description:
+      "the only payees --pay may pay: one or more addresses, comma-separated (unset: the payee of any offer tokenintel accepts)",
+    env: "TOKENINTEL_PAY_TO",
+    flag: {
+      group: "payment",
+      flags: "--pay-to <addresses>",
+      description:
+        "pay only these addresses (comma-separated); an offer to any other is refused before anything is signed, exit 5 (default: TOKENINTEL_PAY_TO, config pay-to, else any payee)",
+      kind: "list",
+    },
+    unset: "(any payee)",
+  },
   "daily-cap": {
     description: "the most --pay signs in any 24 hours, by every run, e.g. 1.00 (unset: no cap)",
     env: "TOKENINTEL_DAILY_CAP",

@@ -155,7 +155,10 @@ describe("bash completion (issue 12 item 14)", () => {
       "agent_metrics.",
     ]);
     expect(await bashComplete(["tokenintel", "agents", "--columns", "token_m"], env())).toEqual([]);
-    expect(await bashComplete(["tokenintel", "trending", "--where", "liq"], env())).toEqual(["liquidity"]);
+    expect(await bashComplete(["tokenintel", "trending", "--where", "liq"], env())).toEqual([
+      "liquidity",
+      "liquidity_usd",
+    ]);
     // Past --where's operator the value is the user's to type.
     expect(await bashComplete(["tokenintel", "trending", "--where", "liquidity>1"], env())).toEqual([]);
     if (has("fish")) {

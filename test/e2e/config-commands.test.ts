@@ -28,6 +28,7 @@ describe("the config commands", () => {
         "timeout      30s                         (default)",
         "retries      3                           (default)",
         "pay-network  (the offer's first)         (default)",
+        "pay-to       (any payee)                 (default)",
         "daily-cap    (no cap)                    (default)",
         "cache        0 (off)                     (default)",
         "api-key      (not set)",

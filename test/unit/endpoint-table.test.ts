@@ -4,6 +4,8 @@ import { PATH_SHAPES } from "../../src/commands/complete/run.js";
 import { DIRECTORY } from "../../src/commands/directory/definition.js";
 import { MARKET } from "../../src/commands/market/definition.js";
 import { TA } from "../../src/commands/ta/definition.js";
+import { SMART_MONEY } from "../../src/commands/smart-money/definition.js";
+import { STAKING } from "../../src/commands/staking/definition.js";
 import { TRENDING } from "../../src/commands/trending/definition.js";
 import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/contract/endpoints.js";
 import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
@@ -12,7 +14,15 @@ import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 // Issue 24 item 5: one endpoint table (src/contract/endpoints.ts), read by the client's commands and by
 // the sandbox, so that the sandbox cannot drift from the client.
 
-const SPECS = { market: MARKET, directory: DIRECTORY, agents: AGENTS, ta: TA, trending: TRENDING };
+const SPECS = {
+  market: MARKET,
+  directory: DIRECTORY,
+  agents: AGENTS,
+  ta: TA,
+  trending: TRENDING,
+  "smart-money": SMART_MONEY,
+  staking: STAKING,
+};
 
 let sandbox: SandboxServer;
 beforeAll(async () => {
@@ -34,7 +44,8 @@ describe("the endpoint table", () => {
       expect(spec.endpoint, name).toMatchObject({
         path: e.path,
         pageSize: e.pageSize,
-        keyOptional: e.payable,
+        keyOptional: e.keyOptional,
+        paged: e.pageSize > 0,
       });
       expect(spec.selectors, name).toEqual(e.selectors);
       expect(spec.chainRequired, name).toBe(e.chainRequired);
@@ -46,11 +57,11 @@ describe("the endpoint table", () => {
     for (const [name, spec] of Object.entries(SPECS)) expect(PATH_SHAPES[name], name).toBe(spec.shape);
   });
 
-  it("is what the sandbox routes, and the payable paths are the table's", () => {
+  it("is what the sandbox routes, and every path it serves is payable (every endpoint has a price)", () => {
     for (const e of Object.values(ENDPOINTS) as EndpointSpec[])
       for (const path of pathsOf(e)) {
-        expect(ROUTES[path], path).toBeTypeOf("function");
-        expect(PAYABLE.has(path), path).toBe(e.payable);
+        expect(ROUTES[path] !== undefined, path).toBe(e.sandbox === true);
+        expect(PAYABLE.has(path), path).toBe(e.sandbox === true);
       }
   });
 

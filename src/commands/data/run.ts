@@ -60,7 +60,8 @@ export async function parseDataOptions(
   spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  const chain = await ctx.settings.get("chain", opts.chain);
+  // An endpoint of one chain takes no `chain`: the default chain setting is not sent to it.
+  const chain = spec.onlyOn ? undefined : await ctx.settings.get("chain", opts.chain);
   if (spec.chainRequired && chain === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
@@ -76,6 +77,10 @@ export async function parseDataOptions(
       throw new UsageError(`use one of ${flags.join(", ")} at a time`);
     }
     selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
+  }
+  if (!selector && spec.selectorRequired) {
+    const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+    throw new UsageError(`${spec.name}: name the tokens with ${flags.join(" or ")}`);
   }
   if (selector?.kind === "ticker" || opts.resolve) {
     const { applyTokenIndex } = await import("./resolve.js");
@@ -103,7 +108,7 @@ export async function parseDataOptions(
     spec.name,
   );
   const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
-  const payment = spec.endpoint.keyOptional ? await paymentOptions(ctx, opts) : undefined;
+  const payment = await paymentOptions(ctx, opts);
   const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
   if (!layout) {
@@ -168,8 +173,12 @@ export async function parseDataOptions(
       query: [
         ["chain", chain],
         ["ecosystem", ecosystem],
+        ...Object.entries(spec.params ?? {}).map(
+          ([option, param]) => [param, opts[option as keyof DataOptions]] as [string, string | undefined],
+        ),
       ],
       selector,
+      rows: spec.rows,
       // The top n by a field is known only once every record is in: sorting reads all pages.
       limit: sort ? undefined : limit,
       filter,
@@ -197,7 +206,7 @@ export async function runDataCommand(
   const parsed = await parseDataOptions(ctx, spec, opts);
   const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
-    keyRequired: !spec.endpoint.keyOptional,
+    keyRequired: !spec.endpoint.keyOptional && !payment,
     payment,
     estimate: estimateRequests(query),
     // A watch shows what changed: its refreshes never come from the response cache.
