@@ -125,7 +125,9 @@ export class PaymentSession implements PaymentHook {
       }
       if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
         const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
-        reasons.push(`the offer pays ${payee}, not a payee allowed by pay-to (${this.options.payTo!.join(", ")})`);
+        reasons.push(
+          `the offer pays ${payee}, not a payee allowed by pay-to (${this.options.payTo!.join(", ")})`,
+        );
         continue;
       }
       const asset = knownAsset(req);

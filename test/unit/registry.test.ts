@@ -101,7 +101,9 @@ describe("the registry", () => {
   });
 
   it("a data command's definition is its entry's: path, page size, selectors, record shape, views", () => {
-    const dataCommands = entries.filter(([, e]) => typeof e.command === "string" && e.record in RECORD_SHAPES);
+    const dataCommands = entries.filter(
+      ([, e]) => typeof e.command === "string" && e.record in RECORD_SHAPES,
+    );
     expect(dataCommands.map(([, e]) => e.command).sort()).toEqual(Object.keys(DEFINITIONS).sort());
     for (const [name, e] of dataCommands) {
       const def = DEFINITIONS[e.command as string]!;

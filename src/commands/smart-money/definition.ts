@@ -1,9 +1,9 @@
 import { FLOW_WINDOWS } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
-import { formatCompact } from "../../output/format.js";
 import { subtractDecimals } from "../../numbers/decimal.js";
 import { identity } from "../../output/column-sets.js";
-import { type Column, col, cellValue } from "../../output/columns.js";
+import { type Column, cellValue, col } from "../../output/columns.js";
+import { formatCompact } from "../../output/format.js";
 import { type DataCommandDefinition, dataCommand, type TableLayout } from "../data/definition.js";
 
 // smart-money's flow board: per token, the top 50 smart-money wallets' net inflow and outflow in
@@ -21,10 +21,7 @@ function net(w: Window): Column {
   const paths = [`net_inflow.usd_value_${w}`, `net_outflow.usd_value_${w}`];
   return col(`NET ${label(w)}`, paths, "usd", {
     compute: (record) => {
-      const diff = subtractDecimals(
-        cellValue(record, usdIn(w)),
-        cellValue(record, usdOut(w)),
-      );
+      const diff = subtractDecimals(cellValue(record, usdIn(w)), cellValue(record, usdOut(w)));
       if (diff === undefined) return { text: "-" };
       const text = formatCompact(diff, "$");
       if (/^-?\$0$/.test(text) || /^0*\.?0*$/.test(diff.replace("-", ""))) return { text };
@@ -41,10 +38,7 @@ const tokens = (w: Window) => [
 const VIEWS: Record<(typeof ENDPOINTS)["smart-money"]["views"][number], TableLayout> = {
   flows: {
     columns: [identity.symbol, ...FLOW_WINDOWS.flatMap((w) => [usdIn(w), usdOut(w), net(w)])],
-    wide: [
-      ...FLOW_WINDOWS.flatMap(tokens),
-      col("ADDRESS", ["token_address"], "text", { max: 44, min: 14 }),
-    ],
+    wide: [...FLOW_WINDOWS.flatMap(tokens), col("ADDRESS", ["token_address"], "text", { max: 44, min: 14 })],
   },
 };
 

@@ -1,8 +1,8 @@
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
-import { ENDPOINTS } from "../../contract/endpoints.js";
 import { defineCommand } from "../command.js";
 
 const { limit, sort, where } = PAGING_FLAGS;
@@ -34,7 +34,8 @@ export const STAKING_FLAGS = flagTable({
 
 export default defineCommand({
   name: "staking",
-  description: "staking per token on Base: TVL, net staked, retention, stakers, 24h trends and recent activity",
+  description:
+    "staking per token on Base: TVL, net staked, retention, stakers, 24h trends and recent activity",
   flags: STAKING_FLAGS,
   examples: [
     "tokenintel staking --sandbox --tickers VIRTUAL,AIXBT",

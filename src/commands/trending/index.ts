@@ -9,8 +9,7 @@ const flags = flagTable({
   chain: { ...CHAIN, description: "base or solana (optional: every chain the service ranks)" },
   strategy: {
     flags: "--strategy <strategy>",
-    description:
-      "how the service ranks: mcap (its default), volume_and_staking or volume_and_smartmoney",
+    description: "how the service ranks: mcap (its default), volume_and_staking or volume_and_smartmoney",
     kind: "choice",
     choices: TRENDING_STRATEGIES,
     what: "strategy",

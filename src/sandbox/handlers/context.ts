@@ -1,8 +1,8 @@
 import type { EndpointSpec } from "../../contract/endpoints.js";
 import type { SandboxData, TokenBase } from "../data.js";
-import { hash32, rng } from "../tokens.js";
 import { HttpError, type Page, paged, type QueryReader, type RouteResult } from "../http.js";
 import type { SandboxOptions } from "../options.js";
+import { hash32, rng } from "../tokens.js";
 
 /** One request as a handler sees it. */
 export interface SandboxRequest {

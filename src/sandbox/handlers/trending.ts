@@ -1,5 +1,5 @@
-import { ENDPOINTS } from "../../contract/endpoints.js";
 import { TRENDING_STRATEGIES } from "../../contract/api.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import type { TokenBase } from "../data.js";
 import { HttpError } from "../http.js";
 import { draw, type Handler, pageOf, paginationMeta, paid, type SandboxContext } from "./context.js";
