@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINTS, type EndpointSpec } from "../../src/contract/endpoints.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
 import { run } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
@@ -354,5 +355,24 @@ describe("--pay on the new commands, and the payee allow-list", () => {
       s.url,
     );
     expect(base.stderr).toMatch(/paid 1 request, 0\.005 USDC on Base/);
+  });
+});
+
+describe("api --list", () => {
+  it("prints every registry endpoint: paths, method, price and the command that reads it", async () => {
+    const r = await run(["api", "--list"], servers.folder());
+    expect(r.code, r.stderr).toBe(0);
+    const lines = rows(r.stdout);
+    expect(lines[0]).toMatch(/^PATH\s+NEWER PATH\s+METHOD\s+USDC\s+COMMAND$/);
+    const entries = Object.values(ENDPOINTS as Record<string, EndpointSpec>);
+    expect(lines).toHaveLength(entries.length + 1);
+    entries.forEach((e, i) => {
+      const command = typeof e.command === "string" ? e.command : "api";
+      expect(lines[i + 1]!.split(/\s+/)).toEqual([e.path, e.newerPath ?? "-", e.method, e.price, command]);
+    });
+    expect(r.stdout).toMatch(/^\/v1\/smart-money-trends\s+-\s+GET\s+0\.005\s+smart-money$/m);
+    expect(r.stdout).toMatch(/^\/v1\/mcp\/\s+-\s+POST\s+0\.10\s+api$/m);
+    const both = await run(["api", "--list", "/v1/trending"], servers.folder());
+    expect(both.code).toBe(2);
   });
 });

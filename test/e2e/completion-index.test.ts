@@ -159,6 +159,11 @@ describe("bash completion (issue 12 item 14)", () => {
       "liquidity",
       "liquidity_usd",
     ]);
+    // api's path: the registry's paths of both generations (issue 35 item 7).
+    expect(await bashComplete(["tokenintel", "api", "/v1/sta"], env())).toEqual([
+      "/v1/stake-trends",
+      "/v1/staking-intelligence",
+    ]);
     // Past --where's operator the value is the user's to type.
     expect(await bashComplete(["tokenintel", "trending", "--where", "liquidity>1"], env())).toEqual([]);
     if (has("fish")) {
