@@ -398,15 +398,6 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 
-/** The generations of paths the docs give (live-notes): the older by default. */
-export const PATH_GENERATIONS = ["older", "newer"] as const;
-export type PathGeneration = (typeof PATH_GENERATIONS)[number];
-
-/** The path an endpoint is called at in a generation: the newer one where the docs renamed it. */
-export function pathIn(endpoint: EndpointSpec, generation: PathGeneration = "older"): string {
-  return generation === "newer" ? (endpoint.newerPath ?? endpoint.path) : endpoint.path;
-}
-
 /** Every path an endpoint answers to: both generations and the aliases. */
 export function pathsOf(endpoint: EndpointSpec): string[] {
   return [endpoint.path, ...(endpoint.newerPath ? [endpoint.newerPath] : []), ...endpoint.aliases];

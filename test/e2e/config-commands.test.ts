@@ -23,6 +23,7 @@ describe("the config commands", () => {
     expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
       [
         "base-url     https://api.dapplooker.com  (default)",
+        "api-paths    older                       (default)",
         "chain        solana                      (config)",
         "output       ndjson                      (config)",
         "timeout      30s                         (default)",

@@ -11,7 +11,7 @@ import {
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
-import { CliError, UsageError } from "../../errors.js";
+import { ApiError, CliError, UsageError } from "../../errors.js";
 import { type Column, columnForPath } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
@@ -155,6 +155,9 @@ export async function parseDataOptions(
     if (alone) throw new UsageError(`${alone} needs --watch`);
   }
   const window = ctx.settings.concurrency * 2;
+  const generation = await ctx.settings.get("api-paths");
+  const endpoint =
+    generation === "newer" && spec.newerPath ? { ...spec.endpoint, path: spec.newerPath } : spec.endpoint;
   return {
     format,
     fields,
@@ -169,7 +172,7 @@ export async function parseDataOptions(
     watchStream,
     watchDiff: Boolean(opts.diff),
     query: {
-      endpoint: spec.endpoint,
+      endpoint,
       query: [
         ["chain", chain],
         ["ecosystem", ecosystem],
@@ -257,7 +260,11 @@ export async function runDataCommand(
   // Streamed records are dropped once written: no reason to let the young generation grow.
   if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear());
+  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear()).catch(
+    (error: unknown) => {
+      throw nameOtherGeneration(error, spec, query.endpoint.path);
+    },
+  );
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)
@@ -272,6 +279,19 @@ export async function runDataCommand(
     if (parsed.strict) throw new CliError(`${line} (--strict)`);
     ctx.io.warn(line);
   }
+}
+
+/**
+ * A 404 that says "no route" on one generation of an endpoint's paths names the other (the provider
+ * has not said whether the older paths were retired): the path, and the setting that calls it.
+ */
+function nameOtherGeneration(error: unknown, spec: DataCommandDefinition, path: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || !spec.newerPath) return error;
+  if (!/no route/i.test(error.message)) return error;
+  const [generation, other] =
+    path === spec.newerPath ? ["older", spec.endpoint.path] : ["newer", spec.newerPath];
+  error.message += ` (the ${generation} path of this endpoint is ${other}: --api-paths ${generation})`;
+  return error;
 }
 
 /** Every leaf dot path of a shape, in order (the columns of an empty CSV). */
