@@ -310,6 +310,7 @@ export function estimateRequests(q: RecordQuery): RequestEstimate {
   if (q.page !== undefined) return { requests: chunks, exact: true };
   if (q.limit !== undefined && !q.selector)
     return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };
-  if (q.selector) return { requests: chunks, exact: false };
+  // An endpoint that does not page answers each chunk of the list in one request.
+  if (q.selector) return { requests: chunks, exact: q.endpoint.paged === false };
   return { requests: undefined, exact: false };
 }
