@@ -1,4 +1,5 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { UsageError } from "../../errors.js";
 import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
@@ -53,7 +54,7 @@ JSON and the table. Base only: the endpoint takes no chain.`,
       import("./definition.js"),
     ]);
     if (opts.activities && opts.view !== undefined)
-      throw new (await import("../../errors.js")).UsageError("--activities has no --view: leave one out");
+      throw new UsageError("--activities has no --view: leave one out");
     await runDataCommand(ctx, opts.activities ? STAKING_ACTIVITIES : STAKING, opts);
   },
 });
