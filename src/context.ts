@@ -100,7 +100,11 @@ export class Context implements RunContext {
   client(request: ClientRequest): Promise<ApiClient> {
     // Made once, even when asked for twice at once (the MCP server's concurrent calls): a second
     // client would start a second sandbox that close() never stops.
-    this.clientPromise ??= this.makeClient(request);
+    // A client that could not be made (no key yet) is not kept: the next request tries again.
+    this.clientPromise ??= this.makeClient(request).catch((error: unknown) => {
+      this.clientPromise = undefined;
+      throw error;
+    });
     return this.clientPromise;
   }
 

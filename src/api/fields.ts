@@ -193,9 +193,11 @@ export const TA_RECORD: Shape = {
 };
 
 /**
- * A trending record as the provider documents it (live-notes): `token_id`, `token_symbol`,
- * `token_name`, `token_address`, `volume`, `liquidity`, `mcap` at the top level ("..." for the
- * rest). Every field may be absent or of either number form; unknown fields pass through.
+ * A trending record in either form the provider documents (live-notes): the older path's
+ * (`token_id`, `token_symbol`, `token_name`, `token_address`, `volume`, `liquidity`, `mcap` as
+ * strings at the top level) and the newer path's (`rank`, `network`, `volume_24h_usd`,
+ * `liquidity_usd`, `market_cap_usd`, `price_change_percentage_1h`, `score`, numbers as numbers).
+ * Every field may be absent or of either number form; unknown fields pass through.
  */
 export const TRENDING_RECORD: Shape = {
   rank: "int~",
@@ -205,13 +207,87 @@ export const TRENDING_RECORD: Shape = {
   token_name: "string~",
   token_address: "string~",
   chain: "string~",
+  network: "string~",
   usd_price: "numeric~",
+  price_change_percentage_1h: "numeric~",
   price_change_percentage_24h: "numeric~",
   volume: "numeric~",
+  volume_24h_usd: "numeric~",
   liquidity: "numeric~",
+  liquidity_usd: "numeric~",
   mcap: "numeric~",
+  market_cap_usd: "numeric~",
   trend_score: "numeric~",
+  score: "numeric~",
   last_updated_at: "string~",
+};
+
+/** The windows smart-money flows come in (live-notes: "24h/7d/30d flows"). */
+export const FLOW_WINDOWS = ["24h", "7d", "30d"] as const;
+
+/** One direction of smart-money flow: USD and token amounts per window, JSON numbers. */
+const FLOW: Shape = Object.fromEntries(
+  FLOW_WINDOWS.flatMap((w) => [
+    [`usd_value_${w}`, "numeric~"],
+    [`token_${w}`, "numeric~"],
+  ]),
+);
+
+/**
+ * A smart-money record (GET /v1/smart-money-trends, live-notes): the net flows of the top 50
+ * smart-money wallets into and out of one token.
+ */
+export const SMART_MONEY_RECORD: Shape = {
+  symbol: "string",
+  token_address: "string",
+  net_inflow: FLOW,
+  net_outflow: FLOW,
+};
+
+/**
+ * A staking record (GET /v1/stake-trends, newer /v1/staking-intelligence; live-notes): details,
+ * the last 24h, and recent activities (a list, outside the shape's reach). `tvl` in the older docs,
+ * `tvl_usd` in the newer; `net_staked` and `net_staked_usd` are formatted strings ("3.4M").
+ */
+export const STAKING_RECORD: Shape = {
+  staking_details: {
+    name: "string~",
+    ticker: "string~",
+    contract_address: "string~",
+    latest_price: "numeric~",
+    volume_usd_24h: "numeric~",
+    price_change_percentage_24h: "numeric~",
+    stake_retention_percentage: "numeric~",
+    tvl: "numeric~",
+    tvl_usd: "numeric~",
+    net_staked: "string~",
+    net_staked_usd: "string~",
+    net_staked_percentage: "numeric~",
+    total_stakers: "numeric~",
+    total_withdrawn: "numeric~",
+    total_withdrawn_percentage: "numeric~",
+    token_holders: "numeric~",
+  },
+  trends: mayBeAbsent({
+    stake_count_24h: "numeric~",
+    stake_amount_24h: "numeric~",
+    stake_amount_usd_24h: "numeric~",
+    unstake_count_24h: "numeric~",
+    unstake_amount_24h: "numeric~",
+    unstake_amount_usd_24h: "numeric~",
+  }),
+};
+
+/** One staking activity (a staking record's `staking_activities`, and a row of --activities). */
+export const STAKING_ACTIVITY: Shape = {
+  tx_hash: "string~",
+  wallet_address: "string~",
+  action: "string~",
+  amount: "numeric~",
+  timestamp: "string~",
+  token_address: "string~",
+  user_type: "string~",
+  symbol: "string~",
 };
 
 export const ASK_TOKEN_DETAIL: Shape = {
@@ -227,6 +303,19 @@ export const ASK_TOKEN_DETAIL: Shape = {
   last_24_hrs_volume: "decimal",
   last_24_hrs_price_high: "decimal",
 };
+
+/** The record kinds whose answers are lists of records, and the shape of each. */
+export const RECORD_SHAPES = {
+  market: MARKET_RECORD,
+  directory: DIRECTORY_RECORD,
+  agents: AGENT_RECORD,
+  ta: TA_RECORD,
+  trending: TRENDING_RECORD,
+  "smart-money": SMART_MONEY_RECORD,
+  staking: STAKING_RECORD,
+  "staking-activity": STAKING_ACTIVITY,
+} as const satisfies Record<string, Shape>;
+export type ListRecordKind = keyof typeof RECORD_SHAPES;
 
 /** Every dot path in a shape, objects included (`token_info` and `token_info.symbol`). */
 export function dotPaths(shape: Shape, prefix = ""): string[] {

@@ -30,6 +30,8 @@ export interface Endpoint {
   pageSize: number;
   /** Whether the endpoint needs the key (the directory can do without: x402). */
   keyOptional?: boolean;
+  /** false: the service answers everything in one request and takes no `page` (default true). */
+  paged?: boolean;
 }
 
 /** Fetches one page and checks it is the API's shape: `{success, data: [...], meta?}` or a bare array. */
@@ -40,9 +42,10 @@ export async function fetchPage(
   page: number,
   signal?: AbortSignal,
 ): Promise<Page> {
+  const unpaged = endpoint.paged === false;
   const res = await client.request(endpoint.path, {
-    query: [...query, ["page", page]],
-    label: `page ${page}`,
+    query: unpaged ? query : [...query, ["page", page]],
+    label: unpaged ? "request" : `page ${page}`,
     signal,
   });
   return readPage(res.body, endpoint.kind, page, res.status);

@@ -1,11 +1,4 @@
-import {
-  AGENT_RECORD,
-  DIRECTORY_RECORD,
-  MARKET_RECORD,
-  type Shape,
-  TA_RECORD,
-  TRENDING_RECORD,
-} from "./fields.js";
+import { type ListRecordKind, RECORD_SHAPES, type Shape } from "./fields.js";
 import type { RecordKind } from "./schemas.js";
 
 // The client-mode record check (schemas.ts, mode "client") written out by hand for the hot loop,
@@ -20,13 +13,9 @@ function sectionsOf(shape: Shape): string[] {
     .map(([key]) => key);
 }
 
-const SECTIONS: Record<Exclude<RecordKind, "any">, readonly string[]> = {
-  market: sectionsOf(MARKET_RECORD),
-  directory: sectionsOf(DIRECTORY_RECORD),
-  agents: sectionsOf(AGENT_RECORD),
-  ta: sectionsOf(TA_RECORD),
-  trending: sectionsOf(TRENDING_RECORD),
-};
+const SECTIONS = Object.fromEntries(
+  Object.entries(RECORD_SHAPES).map(([kind, shape]) => [kind, sectionsOf(shape)]),
+) as unknown as Record<ListRecordKind, readonly string[]>;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -27,6 +27,8 @@ export interface RecordQuery {
   limit?: number;
   /** Keeps only the records it accepts, before the limit counts them (--where). */
   filter?: (record: unknown) => boolean;
+  /** The rows a record stands for, when not itself (staking's activities); filter and limit count rows. */
+  rows?: (record: unknown) => unknown[];
   /** Fetch exactly this page. */
   page?: number;
   /** Requests scheduled ahead of the one being consumed. */
@@ -107,6 +109,15 @@ export async function* streamRecords(
           if (!seen.add(id)) continue;
         }
       }
+      if (q.rows) {
+        for (const row of q.rows(record)) {
+          if (remaining <= 0) break;
+          if (q.filter && !q.filter(row)) continue;
+          out.push(row);
+          remaining--;
+        }
+        continue;
+      }
       if (q.filter && !q.filter(record)) continue;
       out.push(record);
       remaining--;
@@ -117,8 +128,8 @@ export async function* streamRecords(
 
   if (!q.selector) {
     const pages =
-      q.page !== undefined
-        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page))
+      q.page !== undefined || q.endpoint.paged === false
+        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1))
         : walkPages({
             fetch: (n) => fetchPage(client, q.endpoint, q.query, n),
             pageSize: q.endpoint.pageSize,
@@ -164,6 +175,9 @@ export async function* streamRecords(
   const fetchChunk = async (items: string[]): Promise<unknown[]> => {
     const query: Query = [...q.query, [selector.param, items]];
     if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page)).records;
+    // One request answers the whole chunk, in the service's order: put back in the user's.
+    if (q.endpoint.paged === false)
+      return orderBySelector((await fetchPage(client, q.endpoint, query, 1)).records, items, selector.kind);
     const records: unknown[] = [];
     try {
       for await (const page of walkPages({
@@ -235,6 +249,7 @@ export function firstRequest(q: RecordQuery): { path: string; query: Query } {
   const query: Query = q.selector
     ? [...q.query, [q.selector.param, chunk(q.selector.items)[0] ?? []]]
     : q.query;
+  if (q.endpoint.paged === false) return { path: q.endpoint.path, query };
   return { path: q.endpoint.path, query: [...query, ["page", q.page ?? 1]] };
 }
 

@@ -1,15 +1,12 @@
 import * as z from "zod/mini";
 import {
-  AGENT_RECORD,
   ASK_TOKEN_DETAIL,
-  DIRECTORY_RECORD,
   type FieldSpec,
   isAbsentOk,
-  MARKET_RECORD,
+  type ListRecordKind,
   OPTIONAL_KEYS,
+  RECORD_SHAPES,
   type Shape,
-  TA_RECORD,
-  TRENDING_RECORD,
 } from "./fields.js";
 
 // Two readings of one description (fields.ts):
@@ -121,14 +118,7 @@ export interface Pagination {
 }
 
 /** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
-export type RecordKind = "market" | "directory" | "agents" | "ta" | "trending" | "any";
-const SHAPES: Record<Exclude<RecordKind, "any">, Shape> = {
-  market: MARKET_RECORD,
-  directory: DIRECTORY_RECORD,
-  agents: AGENT_RECORD,
-  ta: TA_RECORD,
-  trending: TRENDING_RECORD,
-};
+export type RecordKind = ListRecordKind | "any";
 
 const cache = new Map<string, Schema>();
 export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): Schema {
@@ -136,7 +126,7 @@ export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): Schema
   const key = `${kind}:${mode}`;
   let schema = cache.get(key);
   if (!schema) {
-    schema = recordSchema(SHAPES[kind], mode);
+    schema = recordSchema(RECORD_SHAPES[kind], mode);
     cache.set(key, schema);
   }
   return schema;

@@ -1,4 +1,4 @@
-import { CHAINS, DEFAULT_BASE_URL } from "../contract/api.js";
+import { CHAINS, DEFAULT_BASE_URL, PATH_GENERATIONS } from "../contract/api.js";
 import { USDC_NETWORK_NAMES } from "../contract/assets.js";
 import type { Flag, FlagValue } from "../flags/table.js";
 import { OUTPUT_FORMATS } from "../output/formats.js";
@@ -55,6 +55,21 @@ export const SETTINGS = settingTable({
       kind: "url",
     },
     default: DEFAULT_BASE_URL,
+  },
+  "api-paths": {
+    description:
+      "which generation of the provider's paths the data commands call: older (its agent files') or newer (its newer docs')",
+    env: "TOKENINTEL_API_PATHS",
+    flag: {
+      group: "global",
+      flags: "--api-paths <generation>",
+      description:
+        "call the older paths (/v1/crypto-market/, /v1/trending, /v1/stake-trends; the default) or the newer ones the provider's newer docs give (/v1/token-intelligence/, /v1/trending-tokens, /v1/staking-intelligence)",
+      kind: "choice",
+      choices: PATH_GENERATIONS,
+      what: "path generation",
+    },
+    default: "older",
   },
   chain: {
     description: "default chain: base or solana",
@@ -118,6 +133,19 @@ export const SETTINGS = settingTable({
       what: "network",
     },
     unset: "(the offer's first)",
+  },
+  "pay-to": {
+    description:
+      "the only payees --pay may pay: one or more addresses, comma-separated (unset: the payee of any offer tokenintel accepts)",
+    env: "TOKENINTEL_PAY_TO",
+    flag: {
+      group: "payment",
+      flags: "--pay-to <addresses>",
+      description:
+        "pay only these addresses (comma-separated); an offer to any other is refused before anything is signed, exit 5 (default: TOKENINTEL_PAY_TO, config pay-to, else any payee)",
+      kind: "list",
+    },
+    unset: "(any payee)",
   },
   "daily-cap": {
     description: "the most --pay signs in any 24 hours, by every run, e.g. 1.00 (unset: no cap)",

@@ -14,3 +14,10 @@ export const PAGE_SIZES = { market: 30, directory: 100, agents: 30, ta: 30, tren
 export const MAX_SELECTOR_ITEMS = 30;
 
 export const DEFAULT_BASE_URL = "https://api.dapplooker.com";
+
+/** The ranking strategies trending takes (live-notes: `mcap` the default). */
+export const TRENDING_STRATEGIES = ["mcap", "volume_and_staking", "volume_and_smartmoney"] as const;
+
+/** The generations of paths the provider's docs give (live-notes): the older by default. */
+export const PATH_GENERATIONS = ["older", "newer"] as const;
+export type PathGeneration = (typeof PATH_GENERATIONS)[number];

@@ -1,92 +1,432 @@
-import { PAGE_SIZES } from "./api.js";
+import { type Chain, MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 
-// Every endpoint tokenintel knows, once: its path (and the spellings the service also answers),
-// its page size, whether it needs a chain, the query parameter each kind of token list is sent
-// as, and whether a request without a key may pay for itself (x402). The client's commands and
-// the sandbox's handlers both read this table, so the sandbox cannot drift from the client.
+// The registry: every endpoint the provider documents, once (api.md, live-notes "The provider's
+// newer catalogue"). Each entry holds what used to be spread over a dozen files: its paths in both
+// generations of the docs, method, paging, selectors and their limits, record kind, the record's id
+// and symbol, table views, price, and what serves it: a command, a sandbox handler, an MCP tool (or
+// the documented reason there is none). Commands, the sandbox, completion, schemas, record checks,
+// `api --list` and the MCP server read it; test/unit/registry.test.ts holds every entry to its parts.
 
 /** The kinds of token list a command takes: --tickers, --addresses, --ids. */
 export type SelectorKind = "ticker" | "address" | "id";
 
+/** The record kinds the registry's endpoints answer ("any": a shape the docs do not show). */
+export const RECORD_KINDS = [
+  "market",
+  "directory",
+  "agents",
+  "ta",
+  "trending",
+  "smart-money",
+  "staking",
+  "history",
+  "ask",
+  "any",
+] as const;
+export type EndpointRecordKind = (typeof RECORD_KINDS)[number];
+
+/** A part an endpoint goes without, and the documented reason why. */
+export interface Without {
+  none: string;
+}
+
+/** The MCP tool an endpoint is served as (the MCP server generates its tools from these). */
+export interface McpPart {
+  tool: string;
+  title: string;
+  /** What an agent reads to choose the tool. */
+  description: string;
+  /** The dot paths of a compact answer: what an agent's context needs of each record. */
+  compact: readonly string[];
+}
+
 export interface EndpointSpec {
-  /** The path the client sends (api.md §4, live-notes). */
+  /** The path of the older generation of the docs (the one the provider's agent files call). */
   path: string;
+  /** The path the newer generation of the docs gives, where it renamed the endpoint. */
+  newerPath?: string;
   /** Other spellings the service answers to (the sandbox routes them too). */
   aliases: readonly string[];
-  /** Items a full page holds; 0 when the service does not page. */
+  method: "GET" | "POST";
+  /** Items a full page holds; 0 when the service does not page (one request, no `page`). */
   pageSize: number;
   /** Whether a request must name a chain. */
   chainRequired: boolean;
+  /** The one chain the endpoint serves, when the docs name one and it takes no `chain`. */
+  onlyOn?: Chain;
   /** The query parameter each kind of token list is sent as (one list per request). */
   selectors: Readonly<Partial<Record<SelectorKind, string>>>;
-  /** A request without a key is answered with an x402 offer, and may pay per request. */
-  payable: boolean;
+  /** A request must carry one of the selectors (the docs: "at least one filter is required"). */
+  selectorRequired: boolean;
+  /** Items one selector parameter may carry; longer lists are split over requests. */
+  maxSelectorItems: number;
+  /** The record kind its answer's `data` holds. */
+  record: EndpointRecordKind;
+  /** Where its records keep their id and symbol (dot paths; see contract/identity.ts). */
+  idPath?: string;
+  symbolPath?: string;
+  /** The table's column sets (--view), the first the default. */
+  views: readonly string[];
+  /** USDC a call, paid with x402 when no key is sent (the provider's pricing file). */
+  price: string;
+  /**
+   * A request without a key is sent anyway, and its 402 offer shown (directory, history); on the
+   * other endpoints, no key and no --pay is exit 4 before any request.
+   */
+  keyOptional: boolean;
+  /** The tokenintel command that reads it. */
+  command: string | Without;
+  /** Whether the sandbox serves it (a handler in src/sandbox/handlers/). */
+  sandbox: true | Without;
+  mcp: McpPart | Without;
 }
 
 const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
+const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
+
+/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
+const DATA_PRICE = "0.005";
+
+/** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
+function undocumented(path: string, o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {}) {
+  const why = "the docs give no shape: reach it with `tokenintel api`";
+  return {
+    path: o.newerOf ?? path,
+    ...(o.newerOf ? { newerPath: path } : {}),
+    aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
+    method: o.method ?? "GET",
+    pageSize: 0,
+    chainRequired: false,
+    selectors: {},
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "any",
+    views: [],
+    price: o.price ?? DATA_PRICE,
+    keyOptional: true,
+    command: { none: why },
+    sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
+    mcp: { none: why },
+  } as const satisfies EndpointSpec;
+}
 
 export const ENDPOINTS = {
   market: {
     path: "/v1/crypto-market/",
-    aliases: [], // the form without the slash answers 301 to this one (live-notes)
+    newerPath: "/v1/token-intelligence/",
+    aliases: ["/v1/token-intelligence"], // the older form without the slash answers 301 (live-notes)
+    method: "GET",
     pageSize: PAGE_SIZES.market,
     chainRequired: true,
     selectors: TOKEN_LISTS,
-    payable: false,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "market",
+    idPath: "id",
+    symbolPath: "token_info.symbol",
+    views: ["overview", "holders", "risk", "social", "dev"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "market",
+    sandbox: true,
+    mcp: {
+      tool: "market",
+      title: "Token market data",
+      description:
+        "Market, technical, holder, smart-money, dev-wallet and social data for tokens on Base or Solana: price, market cap, volume, liquidity, holders, top-holder shares, dev-wallet selling, mindshare. Select tokens by tickers, addresses or ids, or list an ecosystem. Numbers are exact decimal strings.",
+      compact: [
+        "id",
+        "token_info.symbol",
+        "token_info.name",
+        "token_info.ca",
+        "token_metrics.usd_price",
+        "token_metrics.price_change_percentage_24h",
+        "token_metrics.mcap",
+        "token_metrics.volume_24h",
+        "token_metrics.total_liquidity",
+        "token_holder_insights.total_holder_count",
+        "token_holder_insights.top_10_holder_percentage",
+      ],
+    },
   },
   directory: {
     path: "/v1/crypto-metainfo",
     aliases: ["/v1/crypto-metainfo/"],
+    method: "GET",
     pageSize: PAGE_SIZES.directory,
     chainRequired: true,
     selectors: { address: "token_addresses" },
-    payable: true,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "directory",
+    idPath: "id",
+    symbolPath: "symbol",
+    views: ["default"],
+    price: DATA_PRICE,
+    keyOptional: true,
+    command: "directory",
+    sandbox: true,
+    mcp: {
+      tool: "directory",
+      title: "Token directory",
+      description:
+        "The directory of indexed tokens: id, symbol, name, contract address, chain and ecosystem. Use it to find a token's address or id.",
+      compact: ["id", "symbol", "name", "address", "chain", "ecosystem"],
+    },
   },
   agents: {
     path: "/v1/agents",
     aliases: ["/v1/agents/"],
+    method: "GET",
     pageSize: PAGE_SIZES.agents,
     chainRequired: true,
     selectors: { ticker: "agent_tickers", address: "agent_addresses", id: "agent_ids" },
-    payable: false,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "agents",
+    idPath: "id",
+    symbolPath: "agent_info.symbol",
+    views: ["default"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "agents",
+    sandbox: true,
+    mcp: {
+      tool: "agents",
+      title: "Agent tokens",
+      description:
+        "AI-agent tokens with their rug status, metrics, holder insights and social data, on Base or Solana.",
+      compact: [
+        "id",
+        "agent_info.symbol",
+        "agent_info.name",
+        "rug_status",
+        "agent_metrics.usd_price",
+        "agent_metrics.mcap",
+        "agent_holder_insights.top_10_holder_percentage",
+      ],
+    },
   },
   ta: {
     path: "/v1/token-ta",
     aliases: ["/v1/token-ta/"],
+    method: "GET",
     pageSize: PAGE_SIZES.ta,
     chainRequired: false,
     selectors: TOKEN_LISTS,
-    payable: false,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "ta",
+    idPath: "token_id",
+    symbolPath: "token_symbol",
+    views: ["change", "rsi", "support", "resistance", "sma"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "ta",
+    sandbox: true,
+    mcp: {
+      tool: "ta",
+      title: "Technical analysis",
+      description:
+        "Multi-interval technical analysis per token: price change, RSI, support, resistance and SMA over 1m, 5m, 15m, 1h, 4h, 1d, 1w (changes to 30d).",
+      // The day's view and the hour's RSI, in either form a TA record comes in (fields: [] lists the rest).
+      compact: [
+        "token_id",
+        "token_symbol",
+        "token_info.symbol",
+        "technical_indicators.rsi_1h",
+        "technical_indicators.rsi_1d",
+        "technical_indicators.support_1d",
+        "technical_indicators.resistance_1d",
+        "technical_indicators.sma_1d",
+        "technical_indicators.rsi",
+        "technical_indicators.support",
+        "technical_indicators.resistance",
+        "token_metrics.price_change_percentage_1h",
+        "token_metrics.price_change_percentage_1d",
+        "price_change_percentage_1h",
+        "price_change_percentage_1d",
+      ],
+    },
   },
   trending: {
     path: "/v1/trending",
-    aliases: [],
+    newerPath: "/v1/trending-tokens",
+    aliases: ["/v1/trending/", "/v1/trending-tokens/"],
+    method: "GET",
     pageSize: PAGE_SIZES.trending,
     chainRequired: false,
     selectors: {},
-    payable: false,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "trending",
+    idPath: "token_id",
+    symbolPath: "token_symbol",
+    views: ["overview"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "trending",
+    sandbox: true,
+    mcp: {
+      tool: "trending",
+      title: "Trending tokens",
+      description:
+        "The tokens trending now, ranked by a strategy (mcap, volume_and_staking or volume_and_smartmoney), with price, 24h change, volume, liquidity and market cap.",
+      compact: [
+        "rank",
+        "token_id",
+        "token_symbol",
+        "token_name",
+        "volume",
+        "volume_24h_usd",
+        "liquidity",
+        "liquidity_usd",
+        "mcap",
+        "market_cap_usd",
+        "score",
+      ],
+    },
+  },
+  "smart-money": {
+    path: "/v1/smart-money-trends",
+    aliases: ["/v1/smart-money-trends/"],
+    method: "GET",
+    pageSize: 0,
+    chainRequired: false,
+    onlyOn: "base",
+    selectors: BY_TICKER_OR_ADDRESS,
+    selectorRequired: true,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "smart-money",
+    symbolPath: "symbol",
+    views: ["flows"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "smart-money",
+    sandbox: true,
+    mcp: {
+      tool: "smart_money",
+      title: "Smart-money flows",
+      description:
+        "Net inflow and outflow of the top 50 smart-money wallets per token on Base, over 24h, 7d and 30d, in USD and in tokens. Select tokens by tickers or addresses (at least one).",
+      compact: [
+        "symbol",
+        "token_address",
+        "net_inflow.usd_value_24h",
+        "net_outflow.usd_value_24h",
+        "net_inflow.usd_value_7d",
+        "net_outflow.usd_value_7d",
+        "net_inflow.usd_value_30d",
+        "net_outflow.usd_value_30d",
+      ],
+    },
+  },
+  staking: {
+    path: "/v1/stake-trends",
+    newerPath: "/v1/staking-intelligence",
+    aliases: ["/v1/stake-trends/", "/v1/staking-intelligence/"],
+    method: "GET",
+    pageSize: 0,
+    chainRequired: false,
+    onlyOn: "base",
+    selectors: BY_TICKER_OR_ADDRESS,
+    selectorRequired: true,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "staking",
+    idPath: "staking_details.contract_address",
+    symbolPath: "staking_details.ticker",
+    views: ["details", "trends"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "staking",
+    sandbox: true,
+    mcp: {
+      tool: "staking",
+      title: "Staking intelligence",
+      description:
+        "Staking per token on Base: TVL, net staked, retention, stakers and holders, the last 24h of stakes and unstakes, and recent staking activity with the user type (regular, smart_money_user, dev). Select tokens by tickers or addresses (at least one).",
+      compact: [
+        "staking_details.ticker",
+        "staking_details.contract_address",
+        "staking_details.tvl",
+        "staking_details.tvl_usd",
+        "staking_details.net_staked",
+        "staking_details.stake_retention_percentage",
+        "staking_details.total_stakers",
+        "trends",
+      ],
+    },
   },
   history: {
     path: "/v1/crypto-market-historical",
-    aliases: ["/v1/crypto-market-historical/"],
+    newerPath: "/v1/historical-market-data",
+    aliases: ["/v1/crypto-market-historical/", "/v1/historical-market-data/"],
+    method: "GET",
     pageSize: 1000, // days (live-notes, "Historical market data")
     chainRequired: true,
     selectors: { ticker: "token_ticker", address: "token_address", id: "token_id" },
-    payable: true,
+    selectorRequired: true,
+    maxSelectorItems: 1,
+    record: "history",
+    idPath: "token_id",
+    symbolPath: "token_symbol",
+    views: ["default"],
+    price: DATA_PRICE,
+    keyOptional: true,
+    command: "history",
+    sandbox: true,
+    mcp: {
+      tool: "history",
+      title: "Daily price history",
+      description:
+        "A token's daily USD price, volume and market cap, oldest day first, one series per token named. The span defaults to the last 30 days (since: 90d, 1y or a date for more).",
+      compact: ["token_id", "token_symbol", "days"],
+    },
   },
   ask: {
     path: "/v1/ask-loky",
     aliases: [],
+    method: "POST",
     pageSize: 0,
     chainRequired: false,
     selectors: {},
-    payable: false,
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    record: "ask",
+    views: ["default"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "ask",
+    sandbox: true,
+    mcp: {
+      tool: "ask",
+      title: "Ask in plain language",
+      description:
+        "Ask a question about tokens in plain language; returns the answer (markdown) and the tokens it names. Write tickers with a $ ($AIXBT). With explain, also returns each named token's market figures and risk verdict.",
+      compact: ["nlpResponse", "tokenDetails"],
+    },
   },
+  perp: undocumented("/v1/perp-intelligence/", { newerOf: "/v1/hl-perp-trade/" }),
+  "wallet-safety": undocumented("/v1/wallet-safety-score/"),
+  "agent-metrics": undocumented("/v1/agent-metrics/"),
+  "bubble-map": undocumented("/v1/bubble-map/"),
+  "oi-data": undocumented("/v1/oi-data/"),
+  "participant-trends": undocumented("/v1/participant-trends/"),
+  "monthly-revenue": undocumented("/v1/monthly-revenue/"),
+  "perp-research": undocumented("/v1/perp-trading-research/", { method: "POST" }),
+  "market-analysis": undocumented("/v1/mcp/", { method: "POST", price: "0.10" }),
+  "live-perp-strategy": undocumented("/v1/live-perp-strategy/", { price: "0.50" }),
 } as const satisfies Record<string, EndpointSpec>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
 
-/** Every path an endpoint answers to: its own and its aliases. */
+/** Every path an endpoint answers to: both generations and the aliases. */
 export function pathsOf(endpoint: EndpointSpec): string[] {
-  return [endpoint.path, ...endpoint.aliases];
+  return [endpoint.path, ...(endpoint.newerPath ? [endpoint.newerPath] : []), ...endpoint.aliases];
+}
+
+/** The registry entry a command reads, by the command's name. */
+export function endpointOfCommand(command: string): EndpointSpec | undefined {
+  return Object.values(ENDPOINTS).find((e: EndpointSpec) => e.command === command);
 }

@@ -1,19 +1,35 @@
 // Where a record says which token it is. The spec puts identity under token_info (market, TA) or
 // agent_info (agents), or at the top level (directory); the provider's docs also key TA records
-// `token_id` and name tokens `token_symbol`, `token_name`, `token_address` (TA, trending), and the
-// ask endpoint `token_ticker`, `token_ca`. One reader for all of them, used by dedupe, by matching
-// answers to the list asked for, and by the table's identity columns.
+// `token_id` and name tokens `token_symbol`, `token_name`, `token_address` (TA, trending), the ask
+// endpoint `token_ticker`, `token_ca`, and staking `staking_details.ticker`, `.contract_address`.
+// One reader for all of them, used by dedupe, by matching answers to the list asked for, and by the
+// table's identity columns. Each registry entry's idPath and symbolPath is one of these.
 
 type Bag = Record<string, unknown>;
 
-const INFO_SECTIONS = ["token_info", "agent_info"] as const;
+const INFO_SECTIONS = ["token_info", "agent_info", "staking_details"] as const;
 
 /** The paths tried, in order, for each part of a token's identity. */
 export const IDENTITY_PATHS = {
-  id: ["id", "token_id", "token_info.id", "agent_info.id"],
-  symbol: ["token_info.symbol", "agent_info.symbol", "symbol", "token_symbol", "token_ticker"],
+  id: ["id", "token_id", "token_info.id", "agent_info.id", "staking_details.contract_address"],
+  symbol: [
+    "token_info.symbol",
+    "agent_info.symbol",
+    "symbol",
+    "token_symbol",
+    "token_ticker",
+    "staking_details.ticker",
+  ],
   name: ["token_info.name", "agent_info.name", "name", "token_name"],
-  address: ["token_info.ca", "agent_info.ca", "address", "token_address", "token_ca", "ca"],
+  address: [
+    "token_info.ca",
+    "agent_info.ca",
+    "address",
+    "token_address",
+    "token_ca",
+    "ca",
+    "staking_details.contract_address",
+  ],
   chain: ["token_info.chain", "agent_info.chain", "chain"],
 } as const;
 

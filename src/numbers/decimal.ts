@@ -102,3 +102,17 @@ export function significant(parts: DecimalParts, digits: number, minDecimals = 0
   const text = rounded.includes(".") ? rounded.replace(/\.?0+$/, "") : rounded;
   return parts.negative && text !== "0" ? `-${text}` : text;
 }
+
+/** a − b, exactly, as plain decimal text ("-1200.5"); undefined when either is not a number. */
+export function subtractDecimals(a: unknown, b: unknown): string | undefined {
+  const x = decimalParts(a);
+  const y = decimalParts(b);
+  if (!x || !y) return undefined;
+  const scale = Math.max(x.frac.length, y.frac.length);
+  const atomic = (p: DecimalParts) => (p.negative ? -1n : 1n) * BigInt(p.int + p.frac.padEnd(scale, "0"));
+  const diff = atomic(x) - atomic(y);
+  const digits = (diff < 0n ? -diff : diff).toString().padStart(scale + 1, "0");
+  const int = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale).replace(/0+$/, "");
+  return `${diff < 0n ? "-" : ""}${int}${frac ? `.${frac}` : ""}`;
+}

@@ -83,9 +83,9 @@ export function parsePaymentFlags(
   const maxPayment = checkAmountFlag("--max-payment", raw.maxPayment ?? DEFAULT_MAX_PAYMENT);
   const maxSpend = checkAmountFlag("--max-spend", raw.maxSpend ?? DEFAULT_MAX_SPEND);
   if (!raw.pay && !raw.dryRun) {
-    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend || raw.payNetwork || raw.dailyCap) {
+    if (raw.walletKeyFile || raw.maxPayment || raw.maxSpend || raw.payNetwork || raw.dailyCap || raw.payTo) {
       throw new UsageError(
-        "--wallet-key-file, --max-payment, --max-spend, --daily-cap and --pay-network go with --pay (or --dry-run)",
+        "--wallet-key-file, --max-payment, --max-spend, --daily-cap, --pay-network and --pay-to go with --pay (or --dry-run)",
       );
     }
     return undefined;
@@ -124,7 +124,8 @@ export async function paymentOptions(
   // The flag wins: the stored or environment value is read (and checked) only without it.
   const network = await ctx.settings.get("pay-network", raw.payNetwork);
   const capText = await ctx.settings.get("daily-cap", raw.dailyCap);
-  const options = parsePaymentFlags(ctx.io, raw, network)!;
+  const payTo = payees(await ctx.settings.get("pay-to", raw.payTo), raw.payTo ? "--pay-to" : "pay-to");
+  const options = { ...parsePaymentFlags(ctx.io, raw, network)!, payTo };
   const file = ledgerFile(ctx.io.env);
   if (!options.dryRun) new PaymentLedger(file).prepare();
   // Masked after the flags are read: the wallet key is a secret by then.
@@ -133,6 +134,15 @@ export async function paymentOptions(
     ...options,
     ledger: { file, commandLine, dailyCap: capText ? dailyCap(ctx, raw, capText) : undefined },
   };
+}
+
+/** The pay-to allow-list, each an EVM address; one that is not is a usage error naming it. */
+function payees(list: string[] | undefined, source: string): string[] | undefined {
+  if (!list) return undefined;
+  for (const address of list)
+    if (!/^0x[0-9a-fA-F]{40}$/.test(address))
+      throw new UsageError(`${source}: ${JSON.stringify(address)} is not an address (0x and 40 hex digits)`);
+  return list;
 }
 
 /** The daily cap in atomic units, with where it came from (--daily-cap, the environment or config). */

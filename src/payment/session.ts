@@ -30,6 +30,8 @@ export interface PaymentOptions {
   network?: UsdcNetworkName;
   /** Where every payment signed is recorded before it is sent, and the daily cap counted there. */
   ledger?: LedgerOptions;
+  /** The only payees an offer may name (--pay-to, config pay-to); any when unset. */
+  payTo?: string[];
 }
 
 export { MAX_PAYMENT_VALIDITY_SECONDS } from "./read-back.js";
@@ -64,6 +66,19 @@ export interface PaymentTally {
   accepted: number;
   acceptedAmount: bigint;
   asset: KnownAsset | undefined;
+}
+
+const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
+const POLYGON = USDC_NETWORKS.polygon;
+
+/**
+ * The offers in the order they are tried: Polygon's first where several are made, as the provider
+ * settles on Polygon by default (live-notes); the others in the server's order. --pay-network (or
+ * config pay-network) says otherwise.
+ */
+function polygonFirst(requirements: PaymentRequirement[]): PaymentRequirement[] {
+  const onPolygon = (r: PaymentRequirement) => r.network === POLYGON.v1 || r.network === POLYGON.caip2;
+  return [...requirements.filter(onPolygon), ...requirements.filter((r) => !onPolygon(r))];
 }
 
 export class PaymentSession implements PaymentHook {
@@ -112,10 +127,18 @@ export class PaymentSession implements PaymentHook {
       throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
     const reasons: string[] = [];
     const only = this.options.network ? USDC_NETWORKS[this.options.network] : undefined;
-    for (const req of requirements) {
+    const allowed = this.options.payTo?.map((a) => a.toLowerCase());
+    for (const req of polygonFirst(requirements)) {
       if (only && req.network !== only.v1 && req.network !== only.caip2) {
         reasons.push(
           `an offer on ${req.network} is not on ${only.label} (--pay-network ${this.options.network})`,
+        );
+        continue;
+      }
+      if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
+        const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
+        reasons.push(
+          `the offer pays ${payee}, not a payee allowed by pay-to (${this.options.payTo!.join(", ")})`,
         );
         continue;
       }

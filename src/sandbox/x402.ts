@@ -50,7 +50,7 @@ export class X402Desk {
       network: network.v1,
       maxAmountRequired: amount,
       resource: `${this.origin()}${url.pathname}`,
-      description: "Token directory page",
+      description: `One request to ${url.pathname}`,
       mimeType: "application/json",
     };
   }
@@ -63,7 +63,7 @@ export class X402Desk {
         error: error ?? "payment required",
         resource: {
           url: `${this.origin()}${url.pathname}`,
-          description: "Token directory page",
+          description: `One request to ${url.pathname}`,
           mimeType: "application/json",
         },
         accepts: this.networks.map((n) => this.requirement(url, n)),

@@ -155,7 +155,10 @@ describe("bash completion (issue 12 item 14)", () => {
       "agent_metrics.",
     ]);
     expect(await bashComplete(["tokenintel", "agents", "--columns", "token_m"], env())).toEqual([]);
-    expect(await bashComplete(["tokenintel", "trending", "--where", "liq"], env())).toEqual(["liquidity"]);
+    expect(await bashComplete(["tokenintel", "trending", "--where", "liq"], env())).toEqual([
+      "liquidity",
+      "liquidity_usd",
+    ]);
     // Past --where's operator the value is the user's to type.
     expect(await bashComplete(["tokenintel", "trending", "--where", "liquidity>1"], env())).toEqual([]);
     if (has("fish")) {
@@ -169,6 +172,13 @@ describe("bash completion (issue 12 item 14)", () => {
       );
       expect(fish.stdout.split("\t")[0]).toBe("token_info.symbol,token_metrics.fdv");
     }
+  });
+
+  it("api's path completes from the registry: both generations (issue 35 item 7)", async () => {
+    expect(await bashComplete(["tokenintel", "api", "/v1/sta"], env())).toEqual([
+      "/v1/stake-trends",
+      "/v1/staking-intelligence",
+    ]);
   });
 
   it("the hidden __complete command is neither offered nor listed in help", async () => {

@@ -23,11 +23,13 @@ describe("the config commands", () => {
     expect((await run(["config", "list"], home, { env: { TOKENINTEL_CACHE_DIR: home } })).stdout).toBe(
       [
         "base-url     https://api.dapplooker.com  (default)",
+        "api-paths    older                       (default)",
         "chain        solana                      (config)",
         "output       ndjson                      (config)",
         "timeout      30s                         (default)",
         "retries      3                           (default)",
         "pay-network  (the offer's first)         (default)",
+        "pay-to       (any payee)                 (default)",
         "daily-cap    (no cap)                    (default)",
         "cache        0 (off)                     (default)",
         "api-key      (not set)",

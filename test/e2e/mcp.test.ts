@@ -66,6 +66,8 @@ describe("tokenintel mcp: tools an agent can read", () => {
       "agents",
       "ta",
       "trending",
+      "smart_money",
+      "staking",
       "check",
       "history",
       "ask",
@@ -93,7 +95,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
       expect(props[gone], gone).toBeUndefined();
     expect(tools.find((t) => t.name === "ask")!.inputSchema.required).toEqual(["question"]);
     expect(tools.find((t) => t.name === "history")!.inputSchema.required).toEqual(["chain"]);
-    expect(stderr()).toMatch(/tokenintel mcp: serving 8 tools on stdio/);
+    expect(stderr()).toMatch(/tokenintel mcp: serving 10 tools on stdio/);
   });
 
   it("answers with the data in the text too, compact by default, and fields on request", async () => {
@@ -136,6 +138,8 @@ describe("tokenintel mcp: tools an agent can read", () => {
       ["agents", { chain: "base" }],
       ["ta", { chain: "base" }],
       ["trending", { chain: "base" }],
+      ["smart_money", { tickers: [token.symbol] }],
+      ["staking", { tickers: [token.symbol] }],
       ["check", { chain: "base", ids: [token.id] }],
       ["history", { chain: "base", ids: [token.id] }],
       ["ask", { question: `how is $${token.symbol}?`, chain: "base", explain: true }],
@@ -181,7 +185,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(8);
+      expect(tools).toHaveLength(10);
       const result = await client.callTool({ name: "trending", arguments: { chain: "base", limit: 3 } });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as unknown as Answer).count).toBe(3);

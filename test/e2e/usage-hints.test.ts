@@ -15,8 +15,8 @@ const cases: Array<[string[], string]> = [
   [["--color", "never"], "no command given; see 'tokenintel --help' for the commands"],
   [["--ver"], "unknown option '--ver' (did you mean --version or --verbose?)"],
   [
-    ["market", "--pay"],
-    "unknown option '--pay': 'market' does not take --pay; directory, history, api, mcp do",
+    ["check", "--pay"],
+    "unknown option '--pay': 'check' does not take --pay; market, directory, agents, ta, trending, smart-money, staking, history, ask, api, mcp do",
   ],
   [
     ["-c", "base", "market"],

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeIssue, recordSchemaFor } from "../../src/api/schemas.js";
 import { AGENTS } from "../../src/commands/agents/definition.js";
 import { PATH_SHAPES } from "../../src/commands/complete/run.js";
 import { DIRECTORY } from "../../src/commands/directory/definition.js";
 import { MARKET } from "../../src/commands/market/definition.js";
+import { SMART_MONEY } from "../../src/commands/smart-money/definition.js";
+import { STAKING } from "../../src/commands/staking/definition.js";
 import { TA } from "../../src/commands/ta/definition.js";
 import { TRENDING } from "../../src/commands/trending/definition.js";
 import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/contract/endpoints.js";
@@ -12,7 +15,15 @@ import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 // Issue 24 item 5: one endpoint table (src/contract/endpoints.ts), read by the client's commands and by
 // the sandbox, so that the sandbox cannot drift from the client.
 
-const SPECS = { market: MARKET, directory: DIRECTORY, agents: AGENTS, ta: TA, trending: TRENDING };
+const SPECS = {
+  market: MARKET,
+  directory: DIRECTORY,
+  agents: AGENTS,
+  ta: TA,
+  trending: TRENDING,
+  "smart-money": SMART_MONEY,
+  staking: STAKING,
+};
 
 let sandbox: SandboxServer;
 beforeAll(async () => {
@@ -34,7 +45,8 @@ describe("the endpoint table", () => {
       expect(spec.endpoint, name).toMatchObject({
         path: e.path,
         pageSize: e.pageSize,
-        keyOptional: e.payable,
+        keyOptional: e.keyOptional,
+        paged: e.pageSize > 0,
       });
       expect(spec.selectors, name).toEqual(e.selectors);
       expect(spec.chainRequired, name).toBe(e.chainRequired);
@@ -46,11 +58,11 @@ describe("the endpoint table", () => {
     for (const [name, spec] of Object.entries(SPECS)) expect(PATH_SHAPES[name], name).toBe(spec.shape);
   });
 
-  it("is what the sandbox routes, and the payable paths are the table's", () => {
+  it("is what the sandbox routes, and every path it serves is payable (every endpoint has a price)", () => {
     for (const e of Object.values(ENDPOINTS) as EndpointSpec[])
       for (const path of pathsOf(e)) {
-        expect(ROUTES[path], path).toBeTypeOf("function");
-        expect(PAYABLE.has(path), path).toBe(e.payable);
+        expect(ROUTES[path] !== undefined, path).toBe(e.sandbox === true);
+        expect(PAYABLE.has(path), path).toBe(e.sandbox === true);
       }
   });
 
@@ -79,6 +91,68 @@ describe("the endpoint table", () => {
       expect(one.status, param).toBe(200);
       expect((one.body.data as { token_id: string }).token_id).toBe(token!.id);
       expect((one.body.data as { token_day_metrics: unknown[] }).token_day_metrics).toHaveLength(h.pageSize);
+    }
+  });
+});
+
+describe("the sandbox's answers on the new endpoints are the documented shapes (issue 35 item 8)", () => {
+  const strict = (kind: Parameters<typeof recordSchemaFor>[0], record: unknown, where: string) => {
+    const r = recordSchemaFor(kind, "strict").safeParse(record);
+    expect(r.success, `${where}: ${r.success ? "" : describeIssue(r.error)}`).toBe(true);
+  };
+
+  it("smart-money, staking (older and newer paths, activities) and trending (older and newer records)", async () => {
+    // Items joined by a literal comma, as the client sends them (URLSearchParams would write %2C).
+    const list = async (path: string) => {
+      const res = await fetch(
+        `${sandbox.url}${path}?api_key=${sandbox.apiKey}&token_tickers=VIRTUAL,AIXBT,GAME`,
+      );
+      return { status: res.status, body: (await res.json()) as { data: unknown } };
+    };
+    const sm = await list(ENDPOINTS["smart-money"].path);
+    expect((sm.body.data as unknown[]).length).toBe(3);
+    for (const r of sm.body.data as unknown[]) strict("smart-money", r, "smart-money");
+    for (const path of [ENDPOINTS.staking.path, ENDPOINTS.staking.newerPath]) {
+      const st = await list(path);
+      expect((st.body.data as unknown[]).length, path).toBe(3);
+      for (const { staking_activities, ...rest } of st.body.data as Array<{
+        staking_activities: unknown[];
+      }>) {
+        strict("staking", rest, path);
+        expect(staking_activities.length).toBeGreaterThan(0);
+        for (const a of staking_activities) strict("staking-activity", a, `${path} activity`);
+      }
+      const tvl = path === ENDPOINTS.staking.newerPath ? "tvl_usd" : "tvl";
+      for (const r of st.body.data as Array<{ staking_details: object }>)
+        expect(r.staking_details).toHaveProperty(tvl);
+    }
+    for (const path of [ENDPOINTS.trending.path, ENDPOINTS.trending.newerPath]) {
+      const tr = await get(path, { chain: "base", strategy: "volume_and_staking" });
+      expect((tr.body.data as unknown[]).length, path).toBe(ENDPOINTS.trending.pageSize);
+      for (const r of tr.body.data as unknown[]) strict("trending", r, path);
+    }
+  });
+
+  it("a request without its required list is refused (400), as the docs say", async () => {
+    expect((await get(ENDPOINTS["smart-money"].path, {})).status).toBe(400);
+    expect((await get(ENDPOINTS["smart-money"].path, { token_tickers: "VIRTUAL" })).status).toBe(200);
+    expect((await get(ENDPOINTS.staking.path, {})).status).toBe(400);
+  });
+
+  it("every endpoint it serves offers x402 to a request without a key", async () => {
+    for (const e of Object.values(ENDPOINTS) as EndpointSpec[]) {
+      if (e.sandbox !== true) continue;
+      const url = new URL(e.path, sandbox.url);
+      url.searchParams.set("chain", "base");
+      url.searchParams.set(Object.values(e.selectors)[0] ?? "x", "VIRTUAL");
+      const res = await fetch(url, e.method === "POST" ? { method: "POST", body: '{"question":"hi"}' } : {});
+      const body = (await res.json()) as {
+        x402Version?: number;
+        accepts?: Array<{ maxAmountRequired: string }>;
+      };
+      expect(res.status, e.path).toBe(402);
+      expect(body.x402Version, e.path).toBe(1);
+      expect(body.accepts?.[0]?.maxAmountRequired, e.path).toBe("5000");
     }
   });
 });

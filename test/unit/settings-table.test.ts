@@ -88,7 +88,7 @@ describe("a setting added to the table alone", () => {
     expect(bash.code).toBe(0);
     expect(bash.stdout).toContain("--spend-alert");
     expect(bash.stdout).toMatch(
-      /pos='base-url chain output timeout retries pay-network daily-cap cache spend-alert'/,
+      /pos='base-url api-paths chain output timeout retries pay-network pay-to daily-cap cache spend-alert'/,
     );
   });
 

@@ -1,8 +1,7 @@
-import { AGENT_RECORD } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { flagsColumn, holders, identity, metrics, rsi, social, updated } from "../../output/column-sets.js";
 import { col } from "../../output/columns.js";
-import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
+import { type DataCommandDefinition, dataCommand, type TableLayout } from "../data/definition.js";
 
 const a = identity;
 const am = metrics("agent_metrics");
@@ -22,10 +21,7 @@ const COLUMNS: TableLayout = {
   wide: [am.d7, am.volume, am.liquidity, rsi, flagsColumn("agent_holder_insights"), updated],
 };
 
-export const AGENTS: DataCommandDefinition = {
-  name: "agents",
-  ...endpointOf(ENDPOINTS.agents, "agents"),
-  shape: AGENT_RECORD,
-  table: { views: { default: COLUMNS }, defaultView: "default" },
+export const AGENTS: DataCommandDefinition = dataCommand(ENDPOINTS.agents, {
+  views: { default: COLUMNS },
   emptyMessage: "No agent tokens matched.",
-};
+});

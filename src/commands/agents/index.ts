@@ -6,6 +6,7 @@ import {
   WATCH_FLAGS,
 } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 
@@ -16,6 +17,7 @@ const flags = flagTable({
   sort: SORT_WITH_RUG_STATUS,
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
 });
 
 export default defineCommand({

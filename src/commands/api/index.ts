@@ -1,3 +1,5 @@
+import { ENDPOINTS, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
+import { UsageError } from "../../errors.js";
 import { MAX_PAGES_HELP } from "../../flags/data.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
@@ -42,14 +44,32 @@ const flags = flagTable({
     kind: "switch",
   },
   silent: { flags: "--silent", description: "print nothing on success", kind: "switch" },
+  list: {
+    flags: "--list",
+    description:
+      "print every endpoint the provider documents: its paths (older, newer), method, price in USDC a call, and the command that reads it",
+    kind: "switch",
+  },
 });
+
+/** Every documented path, for completion: both generations, as the registry spells them. */
+const PATHS = Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((e) =>
+  pathsOf(e).filter((p) => p === e.path || p === e.newerPath),
+);
 
 export default defineCommand({
   name: "api",
   description: "call any API path with your key, retries and safety rules; the output is made for jq",
   flags,
-  args: [{ name: "<path>", description: "a path under the base URL, e.g. /v1/trending" }],
+  args: [
+    {
+      name: "[path]",
+      description: "a path under the base URL, e.g. /v1/trending ('tokenintel api --list' names them)",
+      values: PATHS,
+    },
+  ],
   examples: [
+    "tokenintel api --list",
     "tokenintel api /v1/trending -f chain=base | jq '.data[].token_symbol'",
     "tokenintel api /v1/trending -f chain=solana --paginate | jq length",
     "tokenintel api -X POST /v1/ask-loky -f question='top agents on base' -f chain=base | jq -r .data.nlpResponse",
@@ -58,7 +78,14 @@ export default defineCommand({
   notes:
     "Query parameters may be written in the path (/v1/agents?chain=base) or with -f; one given both ways is an error. --paginate starts at the page asked for (page=3). There is no --jq: pipe the output into jq, as above.",
   async run(ctx, opts, [path]) {
+    if (opts.list) {
+      if (path !== undefined) throw new UsageError("--list takes no path");
+      const { endpointListing } = await import("./list.js");
+      return ctx.io.out(endpointListing());
+    }
+    if (path === undefined)
+      throw new UsageError("api needs a path, e.g. /v1/trending ('tokenintel api --list' names them)");
     const { runApi } = await import("./run.js");
-    await runApi(ctx, path ?? "", opts);
+    await runApi(ctx, path, opts);
   },
 });

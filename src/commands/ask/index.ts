@@ -1,11 +1,13 @@
 import { CHAIN } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 
 const flags = flagTable({
   chain: { ...CHAIN, description: "base or solana (optional)" },
   ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
   explain: {
     flags: "--explain",
     description:

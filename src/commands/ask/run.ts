@@ -10,6 +10,7 @@ import { pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
 import { columnForPath } from "../../output/columns.js";
 import { createWriter, toCsv } from "../../output/writers.js";
+import { paymentOptions } from "../../payment/options.js";
 import { chooseFormat, warnTableOnly } from "../data/output.js";
 import { checkPaths, pathListing } from "../data/path-flags.js";
 import { ASK_COLUMNS } from "./columns.js";
@@ -42,12 +43,24 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const detailFields = selection?.detailFields;
   const chosen = checkPaths("--columns", opts.columns, ASK_TOKEN_DETAIL, "ask token details") ?? detailFields;
 
-  const client = await ctx.client({ keyRequired: true });
-  const res = await client.request(ENDPOINTS.ask.path, {
-    method: "POST",
-    body: chain ? { chain, question } : { question },
-    label: "ask",
+  const payment = await paymentOptions(ctx, opts);
+  const client = await ctx.client({
+    keyRequired: !payment,
+    payment,
+    // --explain asks the market for the tokens the answer names: more requests, not known yet.
+    estimate: { requests: 1, exact: !opts.explain },
   });
+  const request = {
+    path: ENDPOINTS.ask.path,
+    method: "POST" as const,
+    body: chain ? { chain, question } : { question },
+  };
+  if (payment?.dryRun) {
+    const { planPayment } = await import("../../payment/dry-run.js");
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, request)}`);
+    return;
+  }
+  const res = await client.request(request.path, { ...request, label: "ask" });
   const data = answerOf(res.status, res.body);
   const details = data.tokenDetails ?? [];
   const grounding = opts.explain ? await explain(ctx, details, question, opts.chain) : undefined;

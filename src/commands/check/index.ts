@@ -1,5 +1,6 @@
 import { ADDRESSES, CHAIN, IDS, TICKERS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { thresholdTable } from "../../risk/rules.js";
 import { defineCommand } from "../command.js";
@@ -19,6 +20,7 @@ const flags = flagTable({
   output: OUTPUT_FLAGS.output,
   json: OUTPUT_FLAGS.json,
   ndjson: OUTPUT_FLAGS.ndjson,
+  ...PAYMENT_FLAGS,
 });
 
 export default defineCommand({

@@ -6,6 +6,7 @@ import { CliError, RiskError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { Column } from "../../output/columns.js";
 import { createWriter } from "../../output/writers.js";
+import { paymentOptions } from "../../payment/options.js";
 import { assessRisk, type RiskLevel, type RiskReason, reaches } from "../../risk/rules.js";
 import { expandList } from "../data/lists.js";
 import { chooseFormat } from "../data/output.js";
@@ -59,7 +60,17 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     speculate: ctx.settings.concurrency,
     onRepeat: (note) => ctx.io.warn(note),
   };
-  const client = await ctx.client({ keyRequired: true, estimate: estimateRequests(query) });
+  // Like market, whose records it reads: with --pay, each request pays for itself instead of the key.
+  const payment = await paymentOptions(ctx, opts);
+  const client = await ctx.client({ keyRequired: !payment, payment, estimate: estimateRequests(query) });
+  if (payment?.dryRun) {
+    const [{ planPayment }, { firstRequest }] = await Promise.all([
+      import("../../payment/dry-run.js"),
+      import("../../api/records.js"),
+    ]);
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, firstRequest(query))}`);
+    return;
+  }
   const structured = format === "json" || format === "ndjson";
   const writer = createWriter(format, ctx.io, { columns: () => COLUMNS, emptyMessage: "No tokens matched." });
   const rows: CheckRow[] = [];

@@ -1,22 +1,15 @@
-import {
-  AGENT_RECORD,
-  DIRECTORY_RECORD,
-  dotPaths,
-  MARKET_RECORD,
-  type Shape,
-  TA_RECORD,
-  TRENDING_RECORD,
-} from "../../api/fields.js";
+import { dotPaths, RECORD_SHAPES, type Shape } from "../../api/fields.js";
+import { ENDPOINTS, type EndpointSpec } from "../../contract/endpoints.js";
 import { INDEX_CHAINS, type IndexChain, readIndex } from "../../token-index/store.js";
 
-/** The record shape of each command whose flags take dot paths (the same as its spec's shape). */
-export const PATH_SHAPES: Record<string, Shape> = {
-  market: MARKET_RECORD,
-  directory: DIRECTORY_RECORD,
-  agents: AGENT_RECORD,
-  ta: TA_RECORD,
-  trending: TRENDING_RECORD,
-};
+/** The record shape of each command whose flags take dot paths: its registry entry's record's. */
+export const PATH_SHAPES: Record<string, Shape> = Object.fromEntries(
+  Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((e) =>
+    typeof e.command === "string" && e.record in RECORD_SHAPES
+      ? [[e.command, RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES]]]
+      : [],
+  ),
+);
 
 /**
  * The dot paths of a command's records that go on from `prefix`, one level at a time: a section

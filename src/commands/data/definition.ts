@@ -1,7 +1,7 @@
-import type { Shape } from "../../api/fields.js";
+import { type ListRecordKind, RECORD_SHAPES, type Shape } from "../../api/fields.js";
 import type { Endpoint } from "../../api/pager.js";
 import type { SelectorKind } from "../../api/records.js";
-import type { RecordKind } from "../../api/schemas.js";
+import type { Chain } from "../../contract/api.js";
 import type { EndpointSpec } from "../../contract/endpoints.js";
 import type { Column } from "../../output/columns.js";
 
@@ -30,22 +30,57 @@ export function chooseColumns(choice: ColumnChoice, records: unknown[]): Column[
 export interface DataCommandDefinition {
   name: string;
   endpoint: Endpoint;
+  /** The endpoint's path in the newer generation of the docs, where it was renamed. */
+  newerPath?: string;
   shape: Shape;
   table: TableSpec;
   /** Which list flags the command takes, and the query parameter each is sent as. */
   selectors: Partial<Record<SelectorKind, string>>;
   chainRequired: boolean;
+  /** The one chain the endpoint serves (no `chain` is sent). */
+  onlyOn?: Chain;
+  /** A request must name tokens (--tickers or --addresses). */
+  selectorRequired?: boolean;
   emptyMessage: string;
+  /** What a run reads the pages' records as, when not the records themselves (staking's activities). */
+  rows?: (record: unknown) => unknown[];
+  /** Options sent as query parameters as given: option key → parameter (trending's strategy). */
+  params?: Record<string, string>;
 }
 
-/** A command's endpoint, selectors and chain rule, as the endpoint table (contract/endpoints.ts) gives them. */
-export function endpointOf(
+/**
+ * A data command as its registry entry (contract/endpoints.ts) gives it: the endpoint, the record
+ * shape, selectors, chain rule and default view; the command adds its table's views and what an
+ * empty answer says.
+ */
+export function dataCommand(
   spec: EndpointSpec,
-  kind: RecordKind,
-): Pick<DataCommandDefinition, "endpoint" | "selectors" | "chainRequired"> {
+  o: Pick<DataCommandDefinition, "emptyMessage" | "rows" | "params"> & {
+    views: Record<string, TableLayout>;
+    shape?: Shape;
+  },
+): DataCommandDefinition {
+  const kind = spec.record as ListRecordKind;
+  if (typeof spec.command !== "string" || !(kind in RECORD_SHAPES))
+    throw new Error(`${spec.path}: the registry gives it no data command`);
   return {
-    endpoint: { path: spec.path, kind, pageSize: spec.pageSize, keyOptional: spec.payable },
+    name: spec.command,
+    endpoint: {
+      path: spec.path,
+      kind,
+      pageSize: spec.pageSize,
+      paged: spec.pageSize > 0,
+      keyOptional: spec.keyOptional,
+    },
+    newerPath: spec.newerPath,
+    shape: o.shape ?? RECORD_SHAPES[kind],
+    table: { views: o.views, defaultView: spec.views[0]! },
     selectors: spec.selectors,
     chainRequired: spec.chainRequired,
+    onlyOn: spec.onlyOn,
+    selectorRequired: spec.selectorRequired,
+    emptyMessage: o.emptyMessage,
+    rows: o.rows,
+    params: o.params,
   };
 }

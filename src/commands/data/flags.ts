@@ -9,6 +9,8 @@ export const ALL_DATA_FLAGS = flagTable({
   ...TOKEN_LIST_FLAGS,
   ...PAGING_FLAGS,
   view: { flags: "--view <view>", description: "column set", kind: "text" },
+  strategy: { flags: "--strategy <strategy>", description: "trending's ranking", kind: "text" },
+  activities: { flags: "--activities", description: "staking's activities", kind: "switch" },
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
   ...PAYMENT_FLAGS,

@@ -11,7 +11,7 @@ import {
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
-import { CliError, UsageError } from "../../errors.js";
+import { ApiError, CliError, UsageError } from "../../errors.js";
 import { type Column, columnForPath } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
@@ -60,7 +60,8 @@ export async function parseDataOptions(
   spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  const chain = await ctx.settings.get("chain", opts.chain);
+  // An endpoint of one chain takes no `chain`: the default chain setting is not sent to it.
+  const chain = spec.onlyOn ? undefined : await ctx.settings.get("chain", opts.chain);
   if (spec.chainRequired && chain === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
@@ -76,6 +77,10 @@ export async function parseDataOptions(
       throw new UsageError(`use one of ${flags.join(", ")} at a time`);
     }
     selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
+  }
+  if (!selector && spec.selectorRequired) {
+    const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+    throw new UsageError(`${spec.name}: name the tokens with ${flags.join(" or ")}`);
   }
   if (selector?.kind === "ticker" || opts.resolve) {
     const { applyTokenIndex } = await import("./resolve.js");
@@ -103,7 +108,7 @@ export async function parseDataOptions(
     spec.name,
   );
   const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
-  const payment = spec.endpoint.keyOptional ? await paymentOptions(ctx, opts) : undefined;
+  const payment = await paymentOptions(ctx, opts);
   const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
   if (!layout) {
@@ -150,6 +155,9 @@ export async function parseDataOptions(
     if (alone) throw new UsageError(`${alone} needs --watch`);
   }
   const window = ctx.settings.concurrency * 2;
+  const generation = await ctx.settings.get("api-paths");
+  const endpoint =
+    generation === "newer" && spec.newerPath ? { ...spec.endpoint, path: spec.newerPath } : spec.endpoint;
   return {
     format,
     fields,
@@ -164,12 +172,16 @@ export async function parseDataOptions(
     watchStream,
     watchDiff: Boolean(opts.diff),
     query: {
-      endpoint: spec.endpoint,
+      endpoint,
       query: [
         ["chain", chain],
         ["ecosystem", ecosystem],
+        ...Object.entries(spec.params ?? {}).map(
+          ([option, param]) => [param, opts[option as keyof DataOptions]] as [string, string | undefined],
+        ),
       ],
       selector,
+      rows: spec.rows,
       // The top n by a field is known only once every record is in: sorting reads all pages.
       limit: sort ? undefined : limit,
       filter,
@@ -197,7 +209,7 @@ export async function runDataCommand(
   const parsed = await parseDataOptions(ctx, spec, opts);
   const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
-    keyRequired: !spec.endpoint.keyOptional,
+    keyRequired: !spec.endpoint.keyOptional && !payment,
     payment,
     estimate: estimateRequests(query),
     // A watch shows what changed: its refreshes never come from the response cache.
@@ -248,7 +260,11 @@ export async function runDataCommand(
   // Streamed records are dropped once written: no reason to let the young generation grow.
   if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear());
+  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear()).catch(
+    (error: unknown) => {
+      throw nameOtherGeneration(error, spec, query.endpoint.path);
+    },
+  );
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)
@@ -263,6 +279,19 @@ export async function runDataCommand(
     if (parsed.strict) throw new CliError(`${line} (--strict)`);
     ctx.io.warn(line);
   }
+}
+
+/**
+ * A 404 that says "no route" on one generation of an endpoint's paths names the other (the provider
+ * has not said whether the older paths were retired): the path, and the setting that calls it.
+ */
+function nameOtherGeneration(error: unknown, spec: DataCommandDefinition, path: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || !spec.newerPath) return error;
+  if (!/no route/i.test(error.message)) return error;
+  const [generation, other] =
+    path === spec.newerPath ? ["older", spec.endpoint.path] : ["newer", spec.newerPath];
+  error.message += ` (the ${generation} path of this endpoint is ${other}: --api-paths ${generation})`;
+  return error;
 }
 
 /** Every leaf dot path of a shape, in order (the columns of an empty CSV). */
@@ -281,6 +310,7 @@ export function estimateRequests(q: RecordQuery): RequestEstimate {
   if (q.page !== undefined) return { requests: chunks, exact: true };
   if (q.limit !== undefined && !q.selector)
     return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };
-  if (q.selector) return { requests: chunks, exact: false };
+  // An endpoint that does not page answers each chunk of the list in one request.
+  if (q.selector) return { requests: chunks, exact: q.endpoint.paged === false };
   return { requests: undefined, exact: false };
 }

@@ -1,7 +1,6 @@
-import { DIRECTORY_RECORD } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { col } from "../../output/columns.js";
-import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
+import { type DataCommandDefinition, dataCommand, type TableLayout } from "../data/definition.js";
 
 const COLUMNS: TableLayout = {
   columns: [
@@ -14,10 +13,7 @@ const COLUMNS: TableLayout = {
   wide: [col("ID", "id", "text", { max: 24, min: 8 })],
 };
 
-export const DIRECTORY: DataCommandDefinition = {
-  name: "directory",
-  ...endpointOf(ENDPOINTS.directory, "directory"),
-  shape: DIRECTORY_RECORD,
-  table: { views: { default: COLUMNS }, defaultView: "default" },
+export const DIRECTORY: DataCommandDefinition = dataCommand(ENDPOINTS.directory, {
+  views: { default: COLUMNS },
   emptyMessage: "No tokens matched.",
-};
+});

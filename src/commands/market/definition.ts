@@ -1,4 +1,3 @@
-import { MARKET_RECORD } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import {
   dev,
@@ -10,7 +9,7 @@ import {
   social,
   updated,
 } from "../../output/column-sets.js";
-import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
+import { type DataCommandDefinition, dataCommand, type TableLayout } from "../data/definition.js";
 import type { MarketView } from "./views.js";
 
 const m = metrics("token_metrics");
@@ -86,10 +85,7 @@ const VIEWS: Record<MarketView, TableLayout> = {
   },
 };
 
-export const MARKET: DataCommandDefinition = {
-  name: "market",
-  ...endpointOf(ENDPOINTS.market, "market"),
-  shape: MARKET_RECORD,
-  table: { views: VIEWS, defaultView: "overview" },
+export const MARKET: DataCommandDefinition = dataCommand(ENDPOINTS.market, {
+  views: VIEWS,
   emptyMessage: "No tokens matched.",
-};
+});

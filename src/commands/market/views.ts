@@ -1,3 +1,5 @@
-/** market's column sets (--view), named here so help and completion need not load the columns. */
-export const MARKET_VIEWS = ["overview", "holders", "risk", "social", "dev"] as const;
+import { ENDPOINTS } from "../../contract/endpoints.js";
+
+/** market's column sets (--view), from its registry entry, so help and completion need not load the columns. */
+export const MARKET_VIEWS = ENDPOINTS.market.views;
 export type MarketView = (typeof MARKET_VIEWS)[number];

@@ -35,10 +35,15 @@ export function forAgent(value: unknown): unknown {
 }
 
 /**
- * The fields a record gets by default: who the token is, and the columns of the command's default
- * table view (the figures a person sees first).
+ * The fields a record gets by default: the registry's compact set for the tool, else who the token
+ * is and the columns of the command's default table view (the figures a person sees first).
  */
-export function compactFields(definition: DataCommandDefinition, records: unknown[]): string[] {
+export function compactFields(
+  tool: Pick<ToolSpec, "compact">,
+  definition: DataCommandDefinition,
+  records: unknown[],
+): string[] {
+  if (tool.compact?.length) return [...tool.compact];
   const layout = definition.table.views[definition.table.defaultView]!;
   const columns = chooseColumns(layout.columns, records).filter((c) => !c.compute);
   // Each part of the identity once: the first of its paths the records carry.

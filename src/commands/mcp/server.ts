@@ -167,10 +167,10 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
   for (const tool of TOOLS) {
     const module = (await tool.load()).default;
     const definition = await tool.definition?.();
-    const payNote = tool.paid
-      ? pays
-        ? " Each request is paid for (x402) under the server's caps; the answer's cost says what the call paid."
-        : ""
+    // A tool pays when its command can (--pay) and the server was started paying.
+    const paid = pays && "pay" in module.flags;
+    const payNote = paid
+      ? " Each request is paid for (x402) under the server's caps; the answer's cost says what the call paid."
       : "";
     server.registerTool(
       tool.name,
@@ -179,12 +179,13 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
         description: `${tool.description}${payNote} ${SERVICE_TEXT_NOTE}`,
         inputSchema: inputSchema(tool, module.flags),
         outputSchema: fromJsonSchema(outputSchemaOf(tool, definition), lazyValidator),
-        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: !tool.paid || !pays },
+        annotations: { readOnlyHint: true, openWorldHint: true, idempotentHint: !paid },
       },
       (args: Record<string, unknown>, extra: ServerContext) =>
-        calls.run(tool.paid && pays, extra.mcpReq.signal, (signal) =>
+        calls.run(paid, extra.mcpReq.signal, (signal) =>
           callTool({
             tool,
+            paid,
             module,
             definition,
             args,
@@ -228,6 +229,8 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
 
 interface ToolCall {
   tool: ToolSpec;
+  /** The call pays per request (--pay) instead of sending the key. */
+  paid: boolean;
   module: CommandModule;
   definition: DataCommandDefinition | undefined;
   args: Record<string, unknown>;
@@ -257,7 +260,7 @@ async function callTool(call: ToolCall): Promise<CallToolResult> {
   };
   const before = paying.payment?.tally();
   const raw: Record<string, unknown> = { ...rawOptions(tool, call.args, module.flags), json: true };
-  if (tool.paid) Object.assign(raw, call.payment);
+  if (call.paid) Object.assign(raw, call.payment);
   try {
     const opts = parseFlags(module.flags, raw);
     const value = call.definition
@@ -334,7 +337,7 @@ async function dataAnswer(
   const binding = bindingOf(args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
-    keyRequired: !definition.endpoint.keyOptional,
+    keyRequired: !definition.endpoint.keyOptional && !parsed.payment,
     payment: parsed.payment,
     estimate: estimateRequests(parsed.query),
   });
@@ -364,7 +367,7 @@ async function dataAnswer(
               .catch(() => {}),
   });
   notes.push(...walk.notes);
-  const shown = fields ?? compactFields(definition, walk.records);
+  const shown = fields ?? compactFields(call.tool, definition, walk.records);
   const held = shown.filter((path) => walk.records.some((r) => getPath(r, path) !== undefined));
   const records = walk.records.map((r) => forAgent(pickPaths(r, shown)));
   return {

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { ENDPOINTS, type EndpointName, type McpPart, type Without } from "../../contract/endpoints.js";
 import type { Flag, FlagTable } from "../../flags/table.js";
 import { MAX_ITEM_LENGTH } from "../../flags/values.js";
 import type { CommandModule } from "../command.js";
@@ -37,6 +38,7 @@ const LEFT_OUT = new Set([
   "failOn",
   "sync",
   "resolve",
+  "activities",
   "height",
   "normalize",
   "metric",
@@ -46,6 +48,7 @@ const LEFT_OUT = new Set([
   "maxSpend",
   "dailyCap",
   "payNetwork",
+  "payTo",
   "dryRun",
 ]);
 
@@ -61,8 +64,8 @@ export interface ToolSpec {
   load: () => Promise<{ default: CommandModule }>;
   /** A data command: the tool walks its pages itself (limit, cursor, fields, exact cost). */
   definition?: () => Promise<DataCommandDefinition>;
-  /** Whether a call may cost money (x402), when the server runs with --pay. */
-  paid: boolean;
+  /** The dot paths a record carries by default (the registry's compact set). */
+  compact?: readonly string[];
   /** The positional argument, if the command takes one (ask's question). */
   argument?: { name: string; description: string };
   /** Arguments an agent must give. */
@@ -71,83 +74,67 @@ export interface ToolSpec {
   defaults?: Readonly<Record<string, unknown>>;
 }
 
+type Own = Omit<ToolSpec, "name" | "title" | "description" | "compact">;
+
+/** A tool served from a registry entry: its name, words and compact fields are the entry's. */
+function served(endpoint: EndpointName, own: Own): ToolSpec {
+  const mcp = ENDPOINTS[endpoint].mcp as McpPart | Without;
+  if (!("tool" in mcp)) throw new Error(`the registry gives ${endpoint} no MCP tool: ${mcp.none}`);
+  return { name: mcp.tool, title: mcp.title, description: mcp.description, compact: mcp.compact, ...own };
+}
+
+/** The tools, in the order a client lists them. Whether a call may pay is its command's: --pay. */
 export const TOOLS: ToolSpec[] = [
-  {
-    name: "market",
-    title: "Token market data",
-    description:
-      "Market, technical, holder, smart-money, dev-wallet and social data for tokens on Base or Solana: price, market cap, volume, liquidity, holders, top-holder shares, dev-wallet selling, mindshare. Select tokens by tickers, addresses or ids, or list a chain (optionally one ecosystem).",
+  served("market", {
     load: () => import("../market/index.js"),
     definition: () => import("../market/definition.js").then((m) => m.MARKET),
-    paid: false,
     required: ["chain"],
-  },
-  {
-    name: "directory",
-    title: "Token directory",
-    description:
-      "The directory of indexed tokens: id, symbol, name, contract address, chain and ecosystem. Use it to find a token's address or id.",
+  }),
+  served("directory", {
     load: () => import("../directory/index.js"),
     definition: () => import("../directory/definition.js").then((m) => m.DIRECTORY),
-    paid: true,
     required: ["chain"],
-  },
-  {
-    name: "agents",
-    title: "Agent tokens",
-    description:
-      "AI-agent tokens with their rug status, metrics, holder insights and social data, on Base or Solana.",
+  }),
+  served("agents", {
     load: () => import("../agents/index.js"),
     definition: () => import("../agents/definition.js").then((m) => m.AGENTS),
-    paid: false,
     required: ["chain"],
-  },
-  {
-    name: "ta",
-    title: "Technical analysis",
-    description:
-      "Multi-interval technical analysis per token: price change, RSI, support, resistance and SMA over 1m, 5m, 15m, 1h, 4h, 1d, 1w (changes to 30d).",
+  }),
+  served("ta", {
     load: () => import("../ta/index.js"),
     definition: () => import("../ta/definition.js").then((m) => m.TA),
-    paid: false,
-  },
-  {
-    name: "trending",
-    title: "Trending tokens",
-    description: "The tokens trending now, ranked, with price, 24h change, volume, liquidity and market cap.",
+  }),
+  served("trending", {
     load: () => import("../trending/index.js"),
     definition: () => import("../trending/definition.js").then((m) => m.TRENDING),
-    paid: false,
-  },
+  }),
+  served("smart-money", {
+    load: () => import("../smart-money/index.js"),
+    definition: () => import("../smart-money/definition.js").then((m) => m.SMART_MONEY),
+  }),
+  served("staking", {
+    load: () => import("../staking/index.js"),
+    definition: () => import("../staking/definition.js").then((m) => m.STAKING),
+  }),
   {
+    // check reads market: a verdict of tokenintel's own, not an endpoint's.
     name: "check",
     title: "Token risk verdict",
     description:
       "A risk verdict per token (low, medium or high) with the fields and thresholds behind it: top-10 holder concentration, dev selling, bundled supply, liquidity against market cap, rug status.",
     load: () => import("../check/index.js"),
-    paid: false,
     required: ["chain"],
   },
-  {
-    name: "history",
-    title: "Daily price history",
-    description:
-      "A token's daily USD price, volume and market cap, oldest day first, one series per token named (at most 10 tokens). The span defaults to the last 30 days.",
+  served("history", {
     load: () => import("../history/index.js"),
-    paid: true,
     required: ["chain"],
     defaults: { since: "30d" },
-  },
-  {
-    name: "ask",
-    title: "Ask in plain language",
-    description:
-      "Ask a question about tokens in plain language; returns the service's answer (markdown) and the tokens it names. Write tickers with a $ ($AIXBT). With explain, also returns each named token's market figures and risk verdict.",
+  }),
+  served("ask", {
     load: () => import("../ask/index.js"),
-    paid: false,
     argument: { name: "question", description: "the question, e.g. 'how is $AIXBT doing today?'" },
     required: ["question"],
-  },
+  }),
 ];
 
 /** Descriptions for an agent, where the command line's speak of commas, files, exit codes or flags. */

@@ -1,9 +1,9 @@
-import { INDICATOR_INTERVALS, TA_INTERVALS, TA_RECORD } from "../../api/fields.js";
+import { INDICATOR_INTERVALS, TA_INTERVALS } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { getPath } from "../../json/dot-paths.js";
 import { identity, updated } from "../../output/column-sets.js";
 import { type CellFormat, type Column, col } from "../../output/columns.js";
-import { type DataCommandDefinition, endpointOf, type TableLayout } from "../data/definition.js";
+import { type DataCommandDefinition, dataCommand, type TableLayout } from "../data/definition.js";
 import type { TaView } from "./views.js";
 
 // The TA grid: tokens down, the intervals the server sent across (none invented). A view picks the
@@ -81,10 +81,7 @@ const VIEWS: Record<TaView, TableLayout> = {
   sma: indicatorView("sma"),
 };
 
-export const TA: DataCommandDefinition = {
-  name: "ta",
-  ...endpointOf(ENDPOINTS.ta, "ta"),
-  shape: TA_RECORD,
-  table: { views: VIEWS, defaultView: "change" },
+export const TA: DataCommandDefinition = dataCommand(ENDPOINTS.ta, {
+  views: VIEWS,
   emptyMessage: "No tokens matched.",
-};
+});

@@ -1,5 +1,6 @@
 import { CHAIN, PAGING_FLAGS, TOKEN_LIST_FLAGS, WATCH_FLAGS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 import { TA_VIEWS } from "./views.js";
@@ -17,6 +18,7 @@ const flags = flagTable({
   },
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
 });
 
 export default defineCommand({

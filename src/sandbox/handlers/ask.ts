@@ -12,7 +12,10 @@ export const ask: Handler = (req, ctx) => {
   } catch {
     throw new HttpError(400, "the body must be JSON");
   }
-  requireKey(ctx, typeof parsed.api_key === "string" ? parsed.api_key : undefined);
+  const key = typeof parsed.api_key === "string" ? parsed.api_key : undefined;
+  // Without a key, paid per request (x402) like every endpoint of the provider's.
+  if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
+  if (key !== undefined) requireKey(ctx, key);
   if (typeof parsed.question !== "string" || !parsed.question.trim())
     throw new HttpError(400, "question is required");
   let chain: Chain | undefined;

@@ -2,6 +2,7 @@ import type { EndpointSpec } from "../../contract/endpoints.js";
 import type { SandboxData, TokenBase } from "../data.js";
 import { HttpError, type Page, paged, type QueryReader, type RouteResult } from "../http.js";
 import type { SandboxOptions } from "../options.js";
+import { hash32, rng } from "../tokens.js";
 
 /** One request as a handler sees it. */
 export interface SandboxRequest {
@@ -91,14 +92,13 @@ export function paginationMeta(ctx: SandboxContext, p: Page<unknown>["pagination
   return { meta: { pagination } };
 }
 
-/** A keyed, paged listing of records: market, agents and TA answer alike. */
+/** A paged listing of records, keyed or paid (x402): market, agents and TA answer alike. */
 export function keyedListing(o: {
   endpoint: EndpointSpec;
   record: (ctx: SandboxContext, t: TokenBase) => unknown;
   only?: (t: TokenBase) => boolean;
 }): Handler {
-  return get((req, ctx) => {
-    requireKey(ctx, req.query.param("api_key"));
+  return paid((req, ctx) => {
     const tokens = selectTokens(req, ctx, o.endpoint).filter(o.only ?? (() => true));
     const page = pageOf(req, ctx, tokens, o.endpoint.pageSize);
     return {
@@ -109,4 +109,26 @@ export function keyedListing(o: {
       },
     };
   });
+}
+
+/**
+ * The tokens a request names, for an endpoint that requires a list (smart-money, staking): 400
+ * without one, as the docs say ("at least one filter is required"); only the endpoint's chain.
+ */
+export function namedTokens(req: SandboxRequest, ctx: SandboxContext, endpoint: EndpointSpec): TokenBase[] {
+  const params = Object.values(endpoint.selectors);
+  if (!params.some((p) => req.query.param(p) !== undefined))
+    throw new HttpError(400, `one of ${params.join(", ")} is required`);
+  const tokens = selectTokens(req, ctx, endpoint);
+  return endpoint.onlyOn ? tokens.filter((t) => t.chain === endpoint.onlyOn) : tokens;
+}
+
+/** Answers a keyless request with the x402 offer, or checks the key; then runs the handler. */
+export function paid(handler: Handler): Handler {
+  return get((req, ctx) => keyOrPayment(req, ctx) ?? handler(req, ctx));
+}
+
+/** A number in [0, 1) drawn from a token and a purpose, the same every run. */
+export function draw(ctx: SandboxContext, t: TokenBase, what: string): () => number {
+  return rng(hash32(`${what}:${ctx.data.seed}:${t.chain}:${t.index}`));
 }

@@ -5,21 +5,34 @@ import type { Handler } from "./context.js";
 import { directory } from "./directory.js";
 import { history } from "./history.js";
 import { market, marketRedirect } from "./market.js";
+import { smartMoney } from "./smart-money.js";
+import { staking } from "./staking.js";
 import { ta } from "./ta.js";
 import { trending } from "./trending.js";
 
-const HANDLERS: Record<EndpointName, Handler> = { market, directory, agents, ta, trending, history, ask };
+/** The handler of each registry entry the sandbox serves (`sandbox: true` there). */
+export const HANDLERS: Partial<Record<EndpointName, Handler>> = {
+  market,
+  directory,
+  agents,
+  ta,
+  trending,
+  "smart-money": smartMoney,
+  staking,
+  history,
+  ask,
+};
 
-/** Every path the sandbox answers (the endpoint table's, with their aliases), and its handler. */
+const served = (Object.entries(ENDPOINTS) as Array<[EndpointName, EndpointSpec]>).filter(
+  ([name]) => HANDLERS[name] !== undefined,
+);
+
+/** Every path the sandbox answers (both generations and the aliases of each entry), and its handler. */
 export const ROUTES: Record<string, Handler> = Object.fromEntries([
-  ...Object.entries(ENDPOINTS).flatMap(([name, e]) =>
-    pathsOf(e).map((path) => [path, HANDLERS[name as EndpointName]] as const),
-  ),
+  ...served.flatMap(([name, e]) => pathsOf(e).map((path) => [path, HANDLERS[name]!] as const)),
   // The market path without its slash answers 301 to it (live-notes).
   [ENDPOINTS.market.path.replace(/\/$/, ""), marketRedirect],
 ]);
 
-/** Paths whose keyless requests are paid per request (x402): the endpoint table's payable ones. */
-export const PAYABLE: ReadonlySet<string> = new Set(
-  Object.values(ENDPOINTS).flatMap((e: EndpointSpec) => (e.payable ? pathsOf(e) : [])),
-);
+/** Paths whose keyless requests are paid per request (x402): every endpoint has a price. */
+export const PAYABLE: ReadonlySet<string> = new Set(served.flatMap(([, e]) => (e.price ? pathsOf(e) : [])));

@@ -1,0 +1,32 @@
+import { ENDPOINTS, type EndpointSpec } from "../../contract/endpoints.js";
+
+// `tokenintel api --list`: the registry (contract/endpoints.ts) as a table: every endpoint the
+// provider documents, its method, its paths (the newer generation's where the docs renamed it), its
+// price per call, and the tokenintel command that reads it (or "api" when none does).
+
+const HEADERS = ["PATH", "NEWER PATH", "METHOD", "USDC", "COMMAND"] as const;
+
+/** One row per endpoint, in the registry's order. */
+export function endpointRows(): string[][] {
+  return Object.values(ENDPOINTS as Record<string, EndpointSpec>).map((e) => [
+    e.path,
+    e.newerPath ?? "-",
+    e.method,
+    e.price,
+    typeof e.command === "string" ? e.command : "api",
+  ]);
+}
+
+/** The rows under their headers, each column as wide as its widest cell. */
+export function endpointListing(): string {
+  const rows = [[...HEADERS], ...endpointRows()];
+  const widths = HEADERS.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return `${rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
+}

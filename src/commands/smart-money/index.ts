@@ -1,0 +1,42 @@
+import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+
+const { limit, sort, where } = PAGING_FLAGS;
+
+export const SMART_MONEY_FLAGS = flagTable({
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  strict: strictFlag("--tickers/--addresses"),
+  limit,
+  sort,
+  where,
+  ...WATCH_FLAGS,
+  ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
+});
+
+export default defineCommand({
+  name: "smart-money",
+  description:
+    "net inflow and outflow of the top 50 smart-money wallets per token on Base, over 24h, 7d and 30d",
+  flags: SMART_MONEY_FLAGS,
+  examples: [
+    "tokenintel smart-money --sandbox --tickers VIRTUAL,AIXBT",
+    "tokenintel smart-money --sandbox --tickers VIRTUAL,AIXBT --wide",
+    "tokenintel smart-money --sandbox --tickers VIRTUAL,AIXBT --sort net_inflow.usd_value_24h:desc --json",
+    "tokenintel smart-money --sandbox --tickers VIRTUAL,AIXBT,GAME --where 'net_inflow.usd_value_7d>1000' --ndjson",
+  ],
+  notes: `Names the tokens with --tickers or --addresses (at least one; 30 a request, a longer list is
+split and merged in the order given). The table's NET is inflow − outflow in USD, computed exactly;
+JSON and NDJSON carry the records as the service sent them. Base only: the endpoint takes no chain.`,
+  async run(ctx, opts) {
+    const [{ runDataCommand }, { SMART_MONEY }] = await Promise.all([
+      import("../data/run.js"),
+      import("./definition.js"),
+    ]);
+    await runDataCommand(ctx, SMART_MONEY, opts);
+  },
+});

@@ -1,0 +1,60 @@
+import { ENDPOINTS } from "../../contract/endpoints.js";
+import { UsageError } from "../../errors.js";
+import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
+import { OUTPUT_FLAGS } from "../../flags/output.js";
+import { PAYMENT_FLAGS } from "../../flags/payment.js";
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+
+const { limit, sort, where } = PAGING_FLAGS;
+
+export const STAKING_FLAGS = flagTable({
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  strict: strictFlag("--tickers/--addresses"),
+  view: {
+    flags: "--view <view>",
+    description: "column set: details (TVL, net staked, retention, stakers, holders) or trends (last 24h)",
+    kind: "choice",
+    choices: ENDPOINTS.staking.views,
+    what: "view",
+  },
+  activities: {
+    flags: "--activities",
+    description:
+      "one row per recent stake or unstake (time, action, amount, user type: regular, smart_money_user, dev); --where, --sort and --fields read the activity's fields",
+    kind: "switch",
+  },
+  limit,
+  sort,
+  where,
+  ...WATCH_FLAGS,
+  ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
+});
+
+export default defineCommand({
+  name: "staking",
+  description:
+    "staking per token on Base: TVL, net staked, retention, stakers, 24h trends and recent activity",
+  flags: STAKING_FLAGS,
+  examples: [
+    "tokenintel staking --sandbox --tickers VIRTUAL,AIXBT",
+    "tokenintel staking --sandbox --tickers VIRTUAL --view trends",
+    "tokenintel staking --sandbox --tickers VIRTUAL,AIXBT --activities --where user_type=smart_money_user",
+    "tokenintel staking --sandbox --tickers VIRTUAL --json | jq '.[].staking_details.net_staked'",
+  ],
+  notes: `Names the tokens with --tickers or --addresses (at least one; 30 a request, a longer list is
+split and merged in the order given). TVL is read from tvl (the older path) or tvl_usd (the newer);
+net_staked and net_staked_usd are the service's own formatted strings ("3.4M"), kept as written in
+JSON and the table. Base only: the endpoint takes no chain.`,
+  async run(ctx, opts) {
+    const [{ runDataCommand }, { STAKING, STAKING_ACTIVITIES }] = await Promise.all([
+      import("../data/run.js"),
+      import("./definition.js"),
+    ]);
+    if (opts.activities && opts.view !== undefined)
+      throw new UsageError("--activities has no --view: leave one out");
+    await runDataCommand(ctx, opts.activities ? STAKING_ACTIVITIES : STAKING, opts);
+  },
+});

@@ -1,0 +1,34 @@
+import { FLOW_WINDOWS } from "../../api/fields.js";
+import { ENDPOINTS } from "../../contract/endpoints.js";
+import { draw, type Handler, namedTokens, paid } from "./context.js";
+
+const round = (n: number, digits: number) => Number(n.toFixed(digits));
+
+/**
+ * GET /v1/smart-money-trends (live-notes, "The provider's newer catalogue"): per named token on
+ * Base, the net inflow and outflow of the top 50 smart-money wallets, USD and token amounts per
+ * window, as JSON numbers. Not paged. The token amounts are the USD values at the token's price.
+ */
+export const smartMoney: Handler = paid((req, ctx) => {
+  const tokens = namedTokens(req, ctx, ENDPOINTS["smart-money"]);
+  return {
+    body: {
+      success: true,
+      data: tokens.map((t) => {
+        const r = draw(ctx, t, "smart-money");
+        const price = Number((ctx.data.marketRecord(t).token_metrics as { usd_price: string }).usd_price);
+        const flow = () => {
+          const out: Record<string, number> = {};
+          let usd = 0;
+          for (const w of FLOW_WINDOWS) {
+            usd += r() * 250_000; // each window holds the shorter one's flows, and more
+            out[`usd_value_${w}`] = round(usd, 2);
+            out[`token_${w}`] = round(usd / price, 4);
+          }
+          return out;
+        };
+        return { symbol: t.symbol, token_address: t.address, net_inflow: flow(), net_outflow: flow() };
+      }),
+    },
+  };
+});

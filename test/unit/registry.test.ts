@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { dotPaths, RECORD_SHAPES } from "../../src/api/fields.js";
+import { AGENTS } from "../../src/commands/agents/definition.js";
+import type { DataCommandDefinition } from "../../src/commands/data/definition.js";
+import { DIRECTORY } from "../../src/commands/directory/definition.js";
+import { MARKET } from "../../src/commands/market/definition.js";
+import { SMART_MONEY } from "../../src/commands/smart-money/definition.js";
+import { STAKING } from "../../src/commands/staking/definition.js";
+import { TA } from "../../src/commands/ta/definition.js";
+import { TRENDING } from "../../src/commands/trending/definition.js";
+import {
+  ENDPOINT_NAMES,
+  ENDPOINTS,
+  type EndpointSpec,
+  type McpPart,
+  pathsOf,
+  type Without,
+} from "../../src/contract/endpoints.js";
+import { IDENTITY_PATHS } from "../../src/contract/identity.js";
+import { COMMANDS } from "../../src/program.js";
+import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
+
+// Issue 35 item 1: one registry entry per endpoint (src/contract/endpoints.ts). Every entry has a
+// sandbox handler or a documented reason, a command or a documented reason, and an MCP tool or a
+// documented reason; what it says of paths, records, views and identity is what the code reads.
+
+const entries = ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name] as EndpointSpec] as const);
+const reason = (part: unknown): string | undefined =>
+  part && typeof part === "object" && "none" in part ? (part as Without).none : undefined;
+
+/** The data commands' definitions, by command name (a data command is an entry with a list record). */
+const DEFINITIONS: Record<string, DataCommandDefinition> = {
+  market: MARKET,
+  directory: DIRECTORY,
+  agents: AGENTS,
+  ta: TA,
+  trending: TRENDING,
+  "smart-money": SMART_MONEY,
+  staking: STAKING,
+};
+
+describe("the registry", () => {
+  it("every entry has a command, or a documented reason", () => {
+    for (const [name, e] of entries) {
+      if (typeof e.command === "string") expect(COMMANDS[e.command], name).toBeTypeOf("function");
+      else expect(reason(e.command)?.length, `${name}: command`).toBeGreaterThan(10);
+    }
+  });
+
+  it("every entry has a sandbox handler serving all its paths, x402 offer included, or a documented reason", () => {
+    for (const [name, e] of entries) {
+      if (e.sandbox === true) {
+        expect(HANDLERS[name], name).toBeTypeOf("function");
+        for (const path of pathsOf(e)) {
+          expect(ROUTES[path], path).toBe(HANDLERS[name]);
+          expect(PAYABLE.has(path), path).toBe(true);
+        }
+      } else {
+        expect(reason(e.sandbox)?.length, `${name}: sandbox`).toBeGreaterThan(10);
+        expect(HANDLERS[name], `${name} has a handler but the registry says it has none`).toBeUndefined();
+        for (const path of pathsOf(e)) expect(ROUTES[path], path).toBeUndefined();
+      }
+    }
+  });
+
+  it("every entry has an MCP tool (name, description, compact fields of its records), or a documented reason", () => {
+    const names = new Set<string>();
+    for (const [name, e] of entries) {
+      const why = reason(e.mcp);
+      if (why !== undefined) {
+        expect(why.length, `${name}: mcp`).toBeGreaterThan(10);
+        continue;
+      }
+      const tool = e.mcp as McpPart;
+      expect(tool.tool, name).toMatch(/^[a-z][a-z0-9_]*$/);
+      expect(names.has(tool.tool), `${tool.tool} twice`).toBe(false);
+      names.add(tool.tool);
+      expect(tool.title.length, name).toBeGreaterThan(3);
+      expect(tool.description.length, name).toBeGreaterThan(40);
+      expect(tool.compact.length, name).toBeGreaterThan(0);
+      const shape = RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES];
+      if (shape) {
+        const paths = new Set(dotPaths(shape));
+        for (const field of tool.compact) expect(paths.has(field), `${name}: compact ${field}`).toBe(true);
+      }
+    }
+  });
+
+  it("paths: under /v1/, each path belongs to one entry, the newer generation distinct from the older", () => {
+    const owner = new Map<string, string>();
+    for (const [name, e] of entries) {
+      expect(e.newerPath, name).not.toBe(e.path);
+      for (const path of pathsOf(e)) {
+        expect(path, name).toMatch(/^\/v1\/[a-z-]+\/?$/);
+        expect(owner.get(path), `${path} in ${name} and ${owner.get(path)}`).toBeUndefined();
+        owner.set(path, name);
+      }
+      expect(e.price, name).toMatch(/^\d+(\.\d+)?$/);
+      expect(["GET", "POST"], name).toContain(e.method);
+    }
+  });
+
+  it("a data command's definition is its entry's: path, page size, selectors, record shape, views", () => {
+    const dataCommands = entries.filter(
+      ([, e]) => typeof e.command === "string" && e.record in RECORD_SHAPES,
+    );
+    expect(dataCommands.map(([, e]) => e.command).sort()).toEqual(Object.keys(DEFINITIONS).sort());
+    for (const [name, e] of dataCommands) {
+      const def = DEFINITIONS[e.command as string]!;
+      expect(def.endpoint, name).toMatchObject({ path: e.path, kind: e.record, pageSize: e.pageSize });
+      expect(def.newerPath, name).toBe(e.newerPath);
+      expect(def.selectors, name).toEqual(e.selectors);
+      expect(def.selectorRequired, name).toBe(e.selectorRequired);
+      expect(def.shape, name).toBe(RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES]);
+      expect(Object.keys(def.table.views), name).toEqual([...e.views]);
+      expect(def.table.defaultView, name).toBe(e.views[0]);
+    }
+  });
+
+  it("an entry's id and symbol paths are read by the one identity reader, and are paths of its records", () => {
+    for (const [name, e] of entries) {
+      const shape = RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES];
+      const paths = shape ? new Set(dotPaths(shape)) : undefined;
+      if (e.idPath) {
+        expect(IDENTITY_PATHS.id as readonly string[], name).toContain(e.idPath);
+        if (paths) expect(paths.has(e.idPath), `${name}: ${e.idPath}`).toBe(true);
+      }
+      if (e.symbolPath) {
+        expect(IDENTITY_PATHS.symbol as readonly string[], name).toContain(e.symbolPath);
+        if (paths) expect(paths.has(e.symbolPath), `${name}: ${e.symbolPath}`).toBe(true);
+      }
+    }
+  });
+});
