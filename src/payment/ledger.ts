@@ -23,6 +23,8 @@ import { readLinesBackward, type TailLine } from "./ledger-tail.js";
 // made under a second lock, so that two runs cannot both fit under the cap by the same room.
 
 export const LEDGER_FILE_NAME = "payments.jsonl";
+/** The ledger of runs with --sandbox, apart from the real one. */
+export const SANDBOX_LEDGER_FILE_NAME = "payments-sandbox.jsonl";
 const WHAT = "the payment ledger";
 /** `tokenintel payments` reads the whole ledger; one this large is refused, not read. */
 export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
@@ -39,8 +41,9 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.TOKENINTEL_DATA_DIR || envPaths("tokenintel", { suffix: "" }).data;
 }
 
-export function ledgerFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dataDir(env), LEDGER_FILE_NAME);
+export function ledgerFile(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
+  // The sandbox's payments are play money: a ledger of their own, never counted by the real cap.
+  return join(dataDir(env), sandbox ? SANDBOX_LEDGER_FILE_NAME : LEDGER_FILE_NAME);
 }
 
 type NewSignedLine = Omit<SignedLine, "at">;

@@ -126,7 +126,7 @@ export async function paymentOptions(
   const capText = await ctx.settings.get("daily-cap", raw.dailyCap);
   const payTo = payees(await ctx.settings.get("pay-to", raw.payTo), raw.payTo ? "--pay-to" : "pay-to");
   const options = { ...parsePaymentFlags(ctx.io, raw, network)!, payTo };
-  const file = ledgerFile(ctx.io.env);
+  const file = ledgerFile(ctx.io.env, Boolean(ctx.settings.globals.sandbox));
   if (!options.dryRun) new PaymentLedger(file).prepare();
   // Masked after the flags are read: the wallet key is a secret by then.
   const commandLine = ctx.io.redact(ctx.commandLine ?? "tokenintel");

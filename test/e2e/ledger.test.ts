@@ -385,6 +385,47 @@ describe("outcomes the server leaves open", () => {
     expect(JSON.parse(shown.stdout)).toMatchObject([{ outcome: "unknown", amount: "0.005000" }]);
   });
 
+  it("--sandbox payments go to a ledger of their own: never in the real one, never counted by the real cap", async () => {
+    const { config, ledger } = home();
+    for (let i = 0; i < 3; i++) {
+      const r = await run(
+        ["--sandbox", "directory", "-c", "base", "--pay", "--page", "1", "--json"],
+        config,
+        {
+          env: withKey,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(existsSync(ledger)).toBe(false);
+    const sandboxLedger = join(config, "data", "payments-sandbox.jsonl");
+    expect(ledgerLines(sandboxLedger).filter((l) => l.kind === "signed")).toHaveLength(3);
+    expect(JSON.parse((await run(["payments", "--json"], config)).stdout)).toEqual([]);
+    const shown = await run(["--sandbox", "payments", "--json"], config);
+    expect((JSON.parse(shown.stdout) as unknown[]).length).toBe(3);
+    expect(shown.stderr).toContain("the sandbox's payments (--sandbox), apart from the real ledger");
+    // A real run under a cap with room for two pays two: the sandbox's three are not counted.
+    const s = await sandbox();
+    const real = await run(
+      [
+        "--base-url",
+        s.url,
+        "directory",
+        "-c",
+        "base",
+        "--pay",
+        "--daily-cap",
+        "0.01",
+        "--max-pages",
+        "3",
+        "--json",
+      ],
+      config,
+      { env: withKey },
+    );
+    expect(real.stderr).toMatch(/paid 2 requests/);
+  });
+
   it("Ctrl-C while a paid request waits: the summary says the payment may still be settled, as the ledger does", async () => {
     let sawPayment: () => void = () => {};
     const paid = new Promise<void>((resolve) => (sawPayment = resolve));

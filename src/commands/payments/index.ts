@@ -39,7 +39,9 @@ export default defineCommand({
 is sent, then its outcome: settled (with the transaction hash when the server sends one), refused,
 or unknown (no answer was read). Amounts are exact decimal strings. The ledger is payments.jsonl in
 tokenintel's data folder (TOKENINTEL_DATA_DIR, else $XDG_DATA_HOME/tokenintel); 'cache clear' never
-touches it. --daily-cap (TOKENINTEL_DAILY_CAP, 'config set daily-cap 1.00') is counted from it.`,
+touches it. --daily-cap (TOKENINTEL_DAILY_CAP, 'config set daily-cap 1.00') is counted from it.
+Payments made with --sandbox go to payments-sandbox.jsonl beside it, never counted by the real
+cap; 'tokenintel payments --sandbox' lists them.`,
   async run(ctx, opts) {
     const { runPayments } = await import("./run.js");
     await runPayments(ctx, opts);

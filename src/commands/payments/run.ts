@@ -122,7 +122,10 @@ export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promi
   const format = chooseFormat(opts);
   const now = Date.now();
   const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
-  const file = ledgerFile(ctx.io.env);
+  const sandbox = Boolean(ctx.settings.globals.sandbox);
+  const file = ledgerFile(ctx.io.env, sandbox);
+  if (sandbox)
+    ctx.io.info(`tokenintel: the sandbox's payments (--sandbox), apart from the real ledger: ${file}`);
   const { lines, damaged, damagedSigned } = new PaymentLedger(file).readAll();
   if (damaged > 0) {
     const signed = damagedSigned
