@@ -99,10 +99,10 @@ describe("smart-money", () => {
       );
       // 1500000.1… − 300000 = +$1.2M; 100 − 250.5 = −$150.5; 1e21 − 5 stays exact.
       expect(row).toMatch(
-        /^AAA\s+\$1\.5M\s+\$300K\s+\+\$1\.2M\s+\$100\s+\$250\.5\s+-\$150\.5\s+\S+\s+\$5\s+\+\$\S+$/,
+        /^AAA\s+\$1\.50M\s+\$300\.00K\s+\+\$1\.20M\s+\$100\.00\s+\$250\.50\s+-\$150\.50\s+\S+\s+\$5\.00\s+\+\$\S+$/,
       );
-      expect(r.stdout).toMatch(/\u001b\[32m *\+\$1\.2M\u001b\[39m/);
-      expect(r.stdout).toMatch(/\u001b\[31m *-\$150\.5\u001b\[39m/);
+      expect(r.stdout).toMatch(/\u001b\[32m *\+\$1\.20M\u001b\[39m/);
+      expect(r.stdout).toMatch(/\u001b\[31m *-\$150\.50\u001b\[39m/);
       const wide = await cli(["smart-money", "--tickers", "AAA", "-o", "table", "--wide"], {
         base: server.url,
       });
@@ -243,7 +243,7 @@ describe("staking", () => {
     const r = await cli(["staking", "--tickers", "STK", "-o", "table"], { base: server.url });
     expect(r.code, r.stderr).toBe(0);
     expect(rows(r.stdout)[1]).toMatch(
-      /^STK\s+0\.5\s+\$1\.23M\s+3\.4M\s+29\.4K\s+12\.5%\s+88\.1%\s+1,200\s+56,000$/,
+      /^STK\s+0\.5\s+\$1\.23M\s+3\.4M\s+29\.4K\s+12\.50%\s+88\.10%\s+1,200\s+56,000$/,
     );
     const json = await cli(["staking", "--tickers", "STK", "--json"], { base: server.url });
     expect(json.stdout).toContain('"net_staked": "3.4M"');
@@ -292,7 +292,7 @@ describe("trending --strategy", () => {
       /^#\s+SYMBOL\s+NAME\s+PRICE\s+24H\s+VOL 24H\s+LIQ\s+MCAP\s+1H\s+SCORE\s+CHAIN\s+ADDRESS\s+ID$/,
     );
     expect(row).toMatch(
-      /^1\s+NEW\s+Newer\s+2\.50\s+-3\.25%\s+\$2\.5M\s+\$90K\s+\$12M\s+\+1\.50%\s+97\.5\s+base\s+0xn\s+n1$/,
+      /^1\s+NEW\s+Newer\s+2\.50\s+-3\.25%\s+\$2\.50M\s+\$90\.00K\s+\$12\.00M\s+\+1\.50%\s+97\.50\s+base\s+0xn\s+n1$/,
     );
   });
 });

@@ -15,8 +15,8 @@ const cases: Array<[string[], string]> = [
   [["--color", "never"], "no command given; see 'tokenintel --help' for the commands"],
   [["--ver"], "unknown option '--ver' (did you mean --version or --verbose?)"],
   [
-    ["check", "--pay"],
-    "unknown option '--pay': 'check' does not take --pay; market, directory, agents, ta, trending, smart-money, staking, history, ask, api, mcp do",
+    ["payments", "--pay"],
+    "unknown option '--pay': 'payments' does not take --pay; market, directory, agents, ta, trending, smart-money, staking, history, check, ask, api, mcp do",
   ],
   [
     ["-c", "base", "market"],
