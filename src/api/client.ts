@@ -195,7 +195,7 @@ export class ApiClient {
           if (caught instanceof InterruptedError) throw caught;
           const error = caught instanceof CliError ? caught : new NetworkError(String(caught));
           const delay = this.retryDelay(error, flight, attempt, Date.now() - started);
-          await sleep(delay, this.options.signal).catch(() => {
+          await sleep(delay, signalOf(this.options.signal, opts.signal)).catch(() => {
             throw new InterruptedError();
           });
         }
@@ -262,9 +262,11 @@ export class ApiClient {
   /** Sends once the limiter admits it (concurrency, --rate). */
   private async send(flight: Flight): Promise<ApiResponse> {
     if (flight.opts.signal?.aborted) throw new InterruptedError();
-    const release = await this.limiter.acquire(this.options.signal).catch(() => {
-      throw new InterruptedError();
-    });
+    const release = await this.limiter
+      .acquire(signalOf(this.options.signal, flight.opts.signal))
+      .catch(() => {
+        throw new InterruptedError();
+      });
     try {
       return await this.transport.send({
         method: flight.method,
@@ -339,4 +341,10 @@ function annotate<T extends CliError>(error: T, note: string | undefined): T {
 /** A wait as a person reads it: "1.5 s", "300 ms" (never "0.0 s"). */
 function waitText(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.max(1, Math.round(ms))} ms`;
+}
+
+/** The run's signal, and the request's own when it has one (an MCP call's). */
+function signalOf(run: AbortSignal | undefined, own: AbortSignal | undefined): AbortSignal | undefined {
+  if (!own) return run;
+  return run ? AbortSignal.any([run, own]) : own;
 }

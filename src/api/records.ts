@@ -43,6 +43,8 @@ export interface RecordQuery {
   prefetch?: boolean;
   /** The page a walk starts at (tokenintel api --paginate with page=N); default 1. */
   firstPage?: number;
+  /** Ends the walk: no request is sent after it (an MCP call cancelled by its client). */
+  signal?: AbortSignal;
   /** Told after each page (or chunk of a long list) has been delivered. */
   onProgress?: (progress: Progress) => void;
 }
@@ -129,9 +131,9 @@ export async function* streamRecords(
   if (!q.selector) {
     const pages =
       q.page !== undefined || q.endpoint.paged === false
-        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1))
+        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1, q.signal))
         : walkPages({
-            fetch: (n) => fetchPage(client, q.endpoint, q.query, n),
+            fetch: (n) => fetchPage(client, q.endpoint, q.query, n, q.signal),
             pageSize: q.endpoint.pageSize,
             wanted: () => remaining,
             window: q.window,
@@ -174,14 +176,18 @@ export async function* streamRecords(
   const ceilings = new Map<string[], PageCeilingError>();
   const fetchChunk = async (items: string[]): Promise<unknown[]> => {
     const query: Query = [...q.query, [selector.param, items]];
-    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page)).records;
+    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, q.signal)).records;
     // One request answers the whole chunk, in the service's order: put back in the user's.
     if (q.endpoint.paged === false)
-      return orderBySelector((await fetchPage(client, q.endpoint, query, 1)).records, items, selector.kind);
+      return orderBySelector(
+        (await fetchPage(client, q.endpoint, query, 1, q.signal)).records,
+        items,
+        selector.kind,
+      );
     const records: unknown[] = [];
     try {
       for await (const page of walkPages({
-        fetch: (n) => fetchPage(client, q.endpoint, query, n),
+        fetch: (n) => fetchPage(client, q.endpoint, query, n, q.signal),
         pageSize: q.endpoint.pageSize,
         wanted: () => Number.POSITIVE_INFINITY,
         window: q.window,

@@ -58,6 +58,7 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     selector,
     window: ctx.settings.concurrency * 2,
     speculate: ctx.settings.concurrency,
+    signal: ctx.signal,
     onRepeat: (note) => ctx.io.warn(note),
   };
   // Like market, whose records it reads: with --pay, each request pays for itself instead of the key.

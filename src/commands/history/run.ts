@@ -3,13 +3,14 @@ import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
-import { ApiError, CliError, UsageError } from "../../errors.js";
+import { ApiError, CliError, InterruptedError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { stringifyJson } from "../../json/exact.js";
 import { col } from "../../output/columns.js";
 import { formatCompact, formatPercent, formatPrice } from "../../output/format.js";
 import { createWriter, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
+import { expandList } from "../data/lists.js";
 import { chooseFormat } from "../data/output.js";
 import { readRange } from "./dates.js";
 import { MAX_SERIES_DAYS, SeriesDays } from "./days.js";
@@ -43,7 +44,7 @@ interface Selection {
   items: string[];
 }
 
-function selection(opts: HistoryOptions): Selection {
+async function selection(ctx: RunContext, opts: HistoryOptions): Promise<Selection> {
   const given = (
     [
       [SELECTORS.ticker, opts.tickers],
@@ -55,7 +56,13 @@ function selection(opts: HistoryOptions): Selection {
     throw new UsageError("history: name the tokens with --tickers, --addresses or --ids");
   if (given.length > 1) throw new UsageError("history: use one of --tickers, --addresses, --ids at a time");
   const [param, items] = given[0]!;
-  return { param, items: [...new Set(items!)] };
+  // The shared list reader: @file and - as every list command reads them (refused in a tool call).
+  const flag = {
+    [SELECTORS.ticker]: "--tickers",
+    [SELECTORS.address]: "--addresses",
+    [SELECTORS.id]: "--ids",
+  }[param];
+  return { param, items: await expandList(ctx, flag, items!, param === SELECTORS.ticker) };
 }
 
 const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
@@ -149,9 +156,12 @@ async function fetchSeries(
     for (let page = 1; ; page++) {
       let res: Awaited<ReturnType<ApiClient["request"]>>;
       try {
+        // The run's signal (an MCP call's own when cancelled): no request, and no payment, after it.
+        if (ctx.signal.aborted) throw new InterruptedError();
         res = await client.request(PATH, {
           query: historyQuery(chain, param, item, range, page),
           label: `${item} page ${page}`,
+          signal: ctx.signal,
         });
       } catch (error) {
         // No such token (the live service answers 404 "token not found"): named with the others
@@ -214,7 +224,7 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
     throw new UsageError(
       "history: --chain is required (base or solana), or set one with 'tokenintel config set chain base'",
     );
-  const { param, items } = selection(opts);
+  const { param, items } = await selection(ctx, opts);
   const range = readRange(opts.since, opts.until);
   const format = await chooseFormat(ctx, opts);
   const chart = format === "table" && opts.output !== "table";

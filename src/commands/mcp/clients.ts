@@ -24,6 +24,14 @@ const SECRET_ENV: Record<string, string> = {
   TOKENINTEL_WALLET_KEY: "<your wallet's private key (0x...)>",
 };
 
+/** Where tokenintel keeps its config, data (the ledger) and cache, when this shell says. */
+const FOLDERS = ["TOKENINTEL_CONFIG_DIR", "TOKENINTEL_DATA_DIR", "TOKENINTEL_CACHE_DIR"];
+
+/** A value with any URL's user and password taken out (never printed, even if a setting held one). */
+function withoutCredentials(value: string): string {
+  return value.replace(/(\w+:\/\/)[^/@\s]*@/g, "$1");
+}
+
 /** The server's own arguments: this command line without --print-config, and never a key. */
 function serverArgs(argv: readonly string[]): { args: string[]; keyOnLine: boolean } {
   const args: string[] = [];
@@ -52,9 +60,13 @@ export async function printClientConfig(
 ): Promise<void> {
   const { realpathSync } = await import("node:fs");
   const { args, keyOnLine } = serverArgs(argv);
+  // The settings' variables and the folders, as this shell has them; a URL's credentials never.
+  const { settingEnvironment } = await import("../../config/settings-table.js");
+  const carried = new Set([...settingEnvironment().map(([name]) => name), ...FOLDERS]);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.io.env))
-    if (name.startsWith("TOKENINTEL_") && value !== undefined && !(name in SECRET_ENV)) env[name] = value;
+    if (carried.has(name) && value !== undefined && !(name in SECRET_ENV))
+      env[name] = withoutCredentials(value);
   const paying = args.includes("--pay");
   const sandbox = args.includes("--sandbox");
   const key = sandbox || paying ? undefined : await ctx.settings.apiKey().catch(() => undefined);

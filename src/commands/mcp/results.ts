@@ -20,7 +20,7 @@ export type JsonSchema = Record<string, unknown>;
  * with every digit (JSON.rawJSON, Node 21+; before it, the digits as a string).
  */
 export function forAgent(value: unknown): unknown {
-  if (typeof value === "string") return sanitizeBlock(value);
+  if (typeof value === "string") return agentText(value);
   if (value instanceof LosslessNumber) {
     const raw = value.raw;
     const asNumber = Number(raw);
@@ -30,8 +30,29 @@ export function forAgent(value: unknown): unknown {
   }
   if (Array.isArray(value)) return value.map(forAgent);
   if (value !== null && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeInline(k), forAgent(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        sanitizeInline(k).replace(INVISIBLE, "").slice(0, MAX_TEXT),
+        forAgent(v),
+      ]),
+    );
   return value;
+}
+
+/** The longest string an answer carries: a longer one (a name of megabytes) is cut, and says so. */
+export const MAX_TEXT = 8_000;
+
+/**
+ * Characters that show nothing yet change what text says or how it compares: soft hyphen, zero
+ * width and direction marks, word joiners, line and paragraph separators, the BOM, Arabic letter
+ * mark, and the tag characters (invisible text). A key split by one would not be masked.
+ */
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]|\udb40[\udc00-\udc7f]/g;
+
+function agentText(text: string): string {
+  const clean = sanitizeBlock(text).replace(INVISIBLE, "");
+  if (clean.length <= MAX_TEXT) return clean;
+  return `${clean.slice(0, MAX_TEXT)}… (${clean.length - MAX_TEXT} more characters cut)`;
 }
 
 /**

@@ -87,10 +87,41 @@ function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
   return { io, out: () => chunks.join(""), notes };
 }
 
-/** A tool's answer: the structured value, and the same as compact JSON for clients that read text only. */
+/** The most bytes one answer carries: far under the 10 MiB a client's stdio reader takes at most. */
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/** Every string of a value masked, as written (a key JSON-escaped in the data is masked too). */
+function redactDeep(io: IO, value: unknown): unknown {
+  if (typeof value === "string") return io.redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactDeep(io, v));
+  if (value !== null && typeof value === "object" && !Object.hasOwn(value, "rawJSON"))
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [io.redact(k), redactDeep(io, v)]));
+  return value;
+}
+
+/**
+ * A tool's answer: the structured value, and the same as compact JSON for clients that read text
+ * only. Past MAX_ANSWER_BYTES, records are left off the end, and the answer says how many.
+ */
 function answer(io: IO, value: Record<string, unknown>): CallToolResult {
-  // Masked as text, then read back: a secret cannot survive in any field, in any encoding.
-  const text = io.redact(JSON.stringify(value));
+  // Masked in each string, then as text: a secret cannot survive in any field, in any encoding.
+  const masked = redactDeep(io, value) as Record<string, unknown>;
+  let text = io.redact(JSON.stringify(masked));
+  const records = masked.records;
+  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES && Array.isArray(records)) {
+    let kept = records.length;
+    while (kept > 0 && Buffer.byteLength(text) > MAX_ANSWER_BYTES) {
+      kept = Math.floor(kept / 2);
+      const notes = [
+        ...((masked.notes as string[] | undefined) ?? []),
+        `${records.length - kept} of ${records.length} records left off: the answer would pass ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (ask for fewer fields or a smaller limit)`,
+      ];
+      const { next_cursor: _, ...rest } = masked;
+      text = io.redact(
+        JSON.stringify({ ...rest, records: records.slice(0, kept), count: kept, more: true, notes }),
+      );
+    }
+  }
   return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
 }
 
@@ -308,10 +339,10 @@ function costOf(
   };
 }
 
-/** The arguments a cursor continues: all but how much to show and of what. */
-function bindingOf(args: Record<string, unknown>): string {
+/** The tool and arguments a cursor continues: all but how much to show and of what. */
+function bindingOf(tool: string, args: Record<string, unknown>): string {
   const { limit: _l, cursor: _c, fields: _f, ...rest } = args;
-  const stable = JSON.stringify(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b)));
+  const stable = JSON.stringify([tool, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
   return createHash("sha256").update(stable).digest("base64url").slice(0, 16);
 }
 
@@ -334,7 +365,7 @@ async function dataAnswer(
   ]);
   const parsed = await parseDataOptions(run, definition, opts as never);
   const fields = checkPaths("fields", asked, definition.shape, definition.name);
-  const binding = bindingOf(args);
+  const binding = bindingOf(call.tool.name, args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
     keyRequired: !definition.endpoint.keyOptional && !parsed.payment,

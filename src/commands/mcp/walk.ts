@@ -58,24 +58,39 @@ export interface WalkOptions {
 
 const recordId = (record: unknown) => identityOf(record, "id");
 
-/** Reads one unit: a page of the listing, or every page of one chunk of the list, in the list's order. */
-async function readUnit(o: WalkOptions, unit: number, items: string[][]): Promise<Page> {
+/**
+ * Reads one unit: a page of the listing, or the pages of one chunk of the list (within `budget`
+ * requests), in the list's order. `requests`: how many it made; `cut`: pages of the chunk left unread.
+ */
+async function readUnit(
+  o: WalkOptions,
+  unit: number,
+  items: string[][],
+  budget: number,
+): Promise<{ page: Page; requests: number; cut: number }> {
   if (o.signal.aborted) throw new InterruptedError();
   const { client, query } = o;
   const selector = query.selector;
-  if (!selector) return fetchPage(client, query.endpoint, query.query, unit, o.signal);
+  if (!selector)
+    return {
+      page: await fetchPage(client, query.endpoint, query.query, unit, o.signal),
+      requests: 1,
+      cut: 0,
+    };
   const q = [...query.query, [selector.param, items[unit - 1]!]] as RecordQuery["query"];
   const first = await fetchPage(client, query.endpoint, q, 1, o.signal);
   const records = [...first.records];
-  const pages = Math.min(first.pagination?.pageCount ?? 1, MAX_TOOL_REQUESTS);
+  const count = first.pagination?.pageCount ?? 1;
+  const pages = Math.max(1, Math.min(count, budget));
   for (let n = 2; n <= pages; n++) {
     if (o.signal.aborted) throw new InterruptedError();
     records.push(...(await fetchPage(client, query.endpoint, q, n, o.signal)).records);
   }
+  const ordered = orderBySelector(records, items[unit - 1]!, selector.kind);
   return {
-    number: unit,
-    records: orderBySelector(records, items[unit - 1]!, selector.kind),
-    pagination: undefined,
+    page: { number: unit, records: ordered, pagination: undefined },
+    requests: pages,
+    cut: count - pages,
   };
 }
 
@@ -118,7 +133,13 @@ export async function walkTool(o: WalkOptions): Promise<ToolWalk> {
     }
     let page: Page;
     try {
-      page = await readUnit(o, unit, items);
+      const read = await readUnit(o, unit, items, MAX_TOOL_REQUESTS - requests);
+      page = read.page;
+      requests += read.requests - 1;
+      if (read.cut > 0)
+        notes.push(
+          `request ${unit}: its answer has ${read.cut} more page${read.cut === 1 ? "" : "s"} than one call reads (${MAX_TOOL_REQUESTS} requests); narrow the list to read them`,
+        );
     } catch (error) {
       if (sorted && requests > 0 && error instanceof PaymentError)
         throw new PaymentError(
@@ -136,6 +157,10 @@ export async function walkTool(o: WalkOptions): Promise<ToolWalk> {
     requests++;
     units ??= page.pagination?.pageCount;
     o.onProgress?.({ requests, total: units });
+    if (sorted && requests === 1 && !selector && units !== undefined && units > MAX_TOOL_REQUESTS)
+      throw new UsageError(
+        `sort reads every page, and this listing has ${units}, more than the ${MAX_TOOL_REQUESTS} one call reads: narrow it (ecosystem, tickers, where) or leave out sort`,
+      );
     if (sorted && requests === 1 && units !== undefined && units > 1) {
       const refusal = o.mayRead?.(Math.min(units, MAX_TOOL_REQUESTS + 1) - 1);
       if (refusal) throw new UsageError(refusal);
