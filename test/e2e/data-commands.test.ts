@@ -315,6 +315,9 @@ describe("directory, agents, ta, ask", () => {
     expect(r.code).toBe(0);
     const data = JSON.parse(r.stdout) as { nlpResponse: string; tokenDetails: Array<{ token_id: string }> };
     expect(data.nlpResponse).toContain(token.symbol);
+    // The sandbox says it is the sandbox, and links nowhere (it linked to a placeholder URL).
+    expect(data.nlpResponse).toContain("Data from the tokenintel sandbox (`tokenintel sandbox`)");
+    expect(data.nlpResponse).not.toMatch(/\]\(https?:/);
     expect(data.tokenDetails.map((d) => d.token_id)).toEqual([token.id]);
     // Unquoted, the words are one question (as gh joins a search's words), not "too many arguments".
     const words = await cli(["ask", "what", "about", `$${token.symbol}?`, "--chain", "base", "--json"]);

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type StdioOptions, spawn } from "node:child_process";
 import {
   appendFileSync,
   existsSync,
@@ -36,6 +36,25 @@ function home(): { config: string; ledger: string } {
 }
 
 const sandbox = servers.sandbox;
+
+/** A paid directory run whose paid request the server never answers: `paid` once it has been sent. */
+async function paidRunThatWaits(stdio: StdioOptions) {
+  let sawPayment: () => void = () => {};
+  const paid = new Promise<void>((resolve) => (sawPayment = resolve));
+  const server = await servers.stub((req, res) => {
+    if (req.headers["x-payment"])
+      sawPayment(); // and never answer
+    else offer402(res);
+  });
+  const { config, ledger } = home();
+  const child = spawn(
+    process.execPath,
+    [BIN, "--base-url", server.url, "directory", "-c", "base", "--pay", "--page", "1"],
+    { env: { ...baseEnv(config), ...withKey }, stdio },
+  );
+  const ended = new Promise((resolve) => child.on("close", resolve));
+  return { child, paid, ended, config, ledger, server };
+}
 
 interface Line {
   kind: "signed" | "outcome";
@@ -427,22 +446,9 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("Ctrl-C while a paid request waits: the summary says the payment may still be settled, as the ledger does", async () => {
-    let sawPayment: () => void = () => {};
-    const paid = new Promise<void>((resolve) => (sawPayment = resolve));
-    const server = await servers.stub((req, res) => {
-      if (req.headers["x-payment"])
-        sawPayment(); // and never answer
-      else offer402(res);
-    });
-    const { config, ledger } = home();
-    const child = spawn(
-      process.execPath,
-      [BIN, "--base-url", server.url, "directory", "-c", "base", "--pay", "--page", "1"],
-      { env: { ...baseEnv(config), ...withKey }, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const { child, paid, ended, ledger } = await paidRunThatWaits(["ignore", "ignore", "pipe"]);
     let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    const ended = new Promise((resolve) => child.on("close", resolve));
+    child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
     await paid;
     child.kill("SIGINT");
     expect(await ended).toBe(130);
@@ -456,23 +462,7 @@ describe("outcomes the server leaves open", () => {
   });
 
   it("kill -9 after the payment left: its signed line is whole, shown as unknown; a torn line is passed over", async () => {
-    let sawPayment: () => void = () => {};
-    const paid = new Promise<void>((resolve) => (sawPayment = resolve));
-    const server = await servers.stub((req, res) => {
-      if (req.headers["x-payment"])
-        sawPayment(); // and never answer
-      else offer402(res);
-    });
-    const { config, ledger } = home();
-    const child = spawn(
-      process.execPath,
-      [BIN, "--base-url", server.url, "directory", "-c", "base", "--pay", "--page", "1"],
-      {
-        env: { ...baseEnv(config), ...withKey },
-        stdio: "ignore",
-      },
-    );
-    const ended = new Promise((resolve) => child.on("close", resolve));
+    const { child, paid, ended, config, ledger, server } = await paidRunThatWaits("ignore");
     await paid;
     child.kill("SIGKILL");
     await ended;

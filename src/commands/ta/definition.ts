@@ -65,15 +65,17 @@ const VIEWS: Record<TaView, TableLayout> = {
       ...present(records, TA_INTERVALS, change),
       overall("rsi", records),
     ],
-    // Several indicators per interval: the RSI of each one beside the changes.
-    wide: (records) => [
-      ...present(
+    // Several indicators per interval: the RSI of each one beside the changes, but the one the
+    // view already shows (RSI 1d) once.
+    wide: (records) => {
+      const shown = overall("rsi", records).paths[0];
+      const perInterval = present(
         records,
         INDICATOR_INTERVALS,
         indicator("rsi", (i) => `RSI ${i}`),
-      ),
-      ...WIDE_EXTRA,
-    ],
+      );
+      return [...perInterval.filter((c) => c.paths[0] !== shown), ...WIDE_EXTRA];
+    },
   },
   rsi: indicatorView("rsi"),
   support: indicatorView("support"),

@@ -42,7 +42,7 @@ export const ask: Handler = (req, ctx) => {
             `- **${d.token_ticker}** (${d.token_name}) on ${d.chain}: price $${d.current_usd_price}, ${d.last_24_hrs_price_change_percentage}% in 24h, market cap $${d.market_cap}`,
         ),
         "",
-        "Data from the [tokenintel sandbox](https://github.com/) — synthetic, not financial advice.",
+        "Data from the tokenintel sandbox (`tokenintel sandbox`): synthetic, not financial advice.",
       ]
     : [
         "## Sandbox answer",
