@@ -1,14 +1,19 @@
 import type { Progress } from "../api/records.js";
 import type { IO } from "../io.js";
 
+/** How long a first answer may take before the line says the run is waiting for it. */
+export const WAITING_AFTER_MS = 1_000;
+
 /**
  * "page 3 of 34 · 90 records" on stderr, rewritten in place, only on a terminal and only for
- * fetches of more than one page; erased before the output is written.
+ * fetches of more than one page; erased before the output is written. A first answer slower than
+ * WAITING_AFTER_MS is said too ("waiting for the first answer…"): a silent terminal looks hung.
  */
 export class ProgressLine {
   private shown = false;
   private last = 0;
   private readonly started: number;
+  private waiting: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly io: IO,
@@ -18,9 +23,18 @@ export class ProgressLine {
     private readonly delayMs = 250,
   ) {
     this.started = now();
+    if (enabled && !io.quiet) {
+      this.waiting = setTimeout(() => {
+        this.waiting = undefined;
+        this.io.stderr.write("\r\x1b[2Kwaiting for the first answer…");
+        this.shown = true;
+      }, WAITING_AFTER_MS);
+      this.waiting.unref();
+    }
   }
 
   update(p: Progress): void {
+    this.stopWaiting();
     if (!this.enabled || this.io.quiet) return;
     if (p.total !== undefined && p.total <= 1) return;
     const t = this.now();
@@ -32,7 +46,13 @@ export class ProgressLine {
     this.shown = true;
   }
 
+  private stopWaiting(): void {
+    if (this.waiting) clearTimeout(this.waiting);
+    this.waiting = undefined;
+  }
+
   clear(): void {
+    this.stopWaiting();
     if (!this.shown) return;
     this.io.stderr.write("\r\x1b[2K");
     this.shown = false;

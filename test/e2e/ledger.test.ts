@@ -164,7 +164,10 @@ describe("a paid run and `tokenintel payments`", () => {
       expect(Date.parse(outcome!.at)).toBeGreaterThanOrEqual(Date.parse(signed.at));
     }
 
-    const table = await cli(["payments"]);
+    // Into a pipe JSON, as every command writes; the table on a terminal or with -o table.
+    const piped = await cli(["payments"]);
+    expect(JSON.parse(piped.stdout)).toHaveLength(3);
+    const table = await cli(["payments", "-o", "table"]);
     expect(table.code, table.stderr).toBe(0);
     const rows = table.stdout.trim().split("\n");
     expect(rows[0]).toMatch(/^when \(UTC\) +what +network +amount +to +outcome$/);

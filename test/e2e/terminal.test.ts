@@ -10,7 +10,8 @@ import { launchPty } from "./terminal-session.js";
 
 // What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).
 
-const dir = { path: useServers().folder() };
+const servers = useServers();
+const dir = { path: servers.folder() };
 const sandbox = useSandbox();
 const slow = useSandbox({ latencyMs: 60 });
 const live = useSandbox({ liveSeconds: 1 });
@@ -99,6 +100,18 @@ describe("tables in a terminal", () => {
     );
     expect(await tty.exited).toBe(0);
     expect(tty.screen()).toMatch(/\d+[smhd] ago/);
+  });
+
+  it("a slow first answer is said on stderr, then erased (a silent terminal looks hung)", async () => {
+    const sluggish = await servers.sandbox({ latencyMs: 1_600 });
+    const out = join(dir.path, "waiting.json");
+    const s = inPty(
+      `${tokenintel(sluggish, ["market", "-c", "base", "--limit", "1", "--json"])} > ${sh(out)}`,
+    );
+    expect(await s.exited).toBe(0);
+    expect(s.screen()).toContain("waiting for the first answer…");
+    expect(s.screen()).toMatch(/\r\x1b\[2K$/);
+    expect(readFileSync(out, "utf8")).not.toContain("waiting");
   });
 
   it("shows progress on stderr only, and erases it", async () => {

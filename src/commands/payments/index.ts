@@ -17,7 +17,7 @@ export const PAYMENTS_FLAGS = flagTable({
   },
   output: {
     flags: "-o, --output <format>",
-    description: "output format: table (the default), json, ndjson or csv",
+    description: "output format: table, json, ndjson or csv (default: table on a terminal, json into a pipe)",
     kind: "choice",
     choices: OUTPUT_FORMATS,
     what: "output format",

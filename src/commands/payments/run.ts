@@ -7,6 +7,7 @@ import type { OutputFormat } from "../../output/formats.js";
 import { createWriter } from "../../output/writers.js";
 import { ledgerFile, PaymentLedger } from "../../payment/ledger.js";
 import { fixedAmount } from "../../payment/ledger-lines.js";
+import { chooseFormat as chooseDataFormat } from "../data/output.js";
 import type { PAYMENTS_FLAGS } from "./index.js";
 import { dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
 
@@ -39,13 +40,11 @@ export function parseSince(text: string, now: number): number {
   throw new UsageError(`--since: ${notInGrammar(text, "a date (YYYY-MM-DD) or an ISO time")}`);
 }
 
-function chooseFormat(opts: PaymentsOptions): OutputFormat {
-  const chosen = [opts.output, opts.json && "json", opts.ndjson && "ndjson", opts.csv && "csv"].filter(
-    Boolean,
-  ) as OutputFormat[];
-  if (new Set(chosen).size > 1)
-    throw new UsageError(`conflicting output flags (${chosen.join(" and ")}); choose one`);
-  return chosen[0] ?? "table";
+/** As every command chooses (a table on a terminal, JSON into a pipe, or the config's), --csv too. */
+async function chooseFormat(ctx: RunContext, opts: PaymentsOptions): Promise<OutputFormat> {
+  if (opts.csv && (opts.output ?? (opts.json ? "json" : opts.ndjson ? "ndjson" : "csv")) !== "csv")
+    throw new UsageError("conflicting output flags (--csv and another format); choose one");
+  return opts.csv ? "csv" : chooseDataFormat(ctx, opts);
 }
 
 const text = (value: string) => ({ text: value });
@@ -119,7 +118,7 @@ const CSV_FIELDS = {
 };
 
 export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promise<void> {
-  const format = chooseFormat(opts);
+  const format = await chooseFormat(ctx, opts);
   const now = Date.now();
   const since = opts.since !== undefined ? parseSince(opts.since, now) : undefined;
   const sandbox = Boolean(ctx.settings.globals.sandbox);
