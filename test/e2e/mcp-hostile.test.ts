@@ -154,6 +154,22 @@ describe("tokenintel mcp against a hostile server", () => {
     expect(records[1]!.token_info.name).toMatch(/^n{8000}… \(192000 more characters cut\)$/);
   });
 
+  it("a number past a double's precision keeps every digit in the answer", async () => {
+    const digits = "123456789012345678901234567890.123456789";
+    const exact = await servers.stub((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        `{"success":true,"data":[{"id":"a","token_metrics":{"mcap":${digits}}}],"meta":{"pagination":{"page":1,"pageCount":1}}}`,
+      );
+    });
+    const { client } = await start(exact.url);
+    const r = await client.callTool({
+      name: "market",
+      arguments: { chain: "base", fields: ["token_metrics.mcap"] },
+    });
+    expect(text(r)).toContain(digits);
+  });
+
   it("a cursor continues only the tool that gave it", async () => {
     const listing = await servers.stub(endless(3));
     const { client } = await start(listing.url);

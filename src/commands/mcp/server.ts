@@ -104,25 +104,28 @@ function redactDeep(io: IO, value: unknown): unknown {
  * only. Past MAX_ANSWER_BYTES, records are left off the end, and the answer says how many.
  */
 function answer(io: IO, value: Record<string, unknown>): CallToolResult {
-  // Masked in each string, then as text: a secret cannot survive in any field, in any encoding.
-  const masked = redactDeep(io, value) as Record<string, unknown>;
-  let text = io.redact(JSON.stringify(masked));
-  const records = masked.records;
+  // Each string masked as written, then the text as a whole: a secret cannot survive in any field,
+  // in any encoding. The structured value keeps its exact numbers (JSON.rawJSON) as they are.
+  let structured = redactDeep(io, value) as Record<string, unknown>;
+  let text = io.redact(JSON.stringify(structured));
+  const records = structured.records;
   if (Buffer.byteLength(text) > MAX_ANSWER_BYTES && Array.isArray(records)) {
-    let kept = records.length;
-    while (kept > 0 && Buffer.byteLength(text) > MAX_ANSWER_BYTES) {
-      kept = Math.floor(kept / 2);
-      const notes = [
-        ...((masked.notes as string[] | undefined) ?? []),
-        `${records.length - kept} of ${records.length} records left off: the answer would pass ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (ask for fewer fields or a smaller limit)`,
-      ];
-      const { next_cursor: _, ...rest } = masked;
-      text = io.redact(
-        JSON.stringify({ ...rest, records: records.slice(0, kept), count: kept, more: true, notes }),
-      );
+    const { next_cursor: _, ...rest } = structured;
+    const notes = (rest.notes as string[] | undefined) ?? [];
+    for (let kept = Math.floor(records.length / 2); ; kept = Math.floor(kept / 2)) {
+      const cut = `${records.length - kept} of ${records.length} records left off: the answer would pass ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (ask for fewer fields or a smaller limit)`;
+      structured = {
+        ...rest,
+        records: records.slice(0, kept),
+        count: kept,
+        more: true,
+        notes: [...notes, cut],
+      };
+      text = io.redact(JSON.stringify(structured));
+      if (kept === 0 || Buffer.byteLength(text) <= MAX_ANSWER_BYTES) break;
     }
   }
-  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
+  return { content: [{ type: "text", text }], structuredContent: structured };
 }
 
 function failure(io: IO, message: string, notes: string[] = []): CallToolResult {
