@@ -154,7 +154,7 @@ describe("tokenintel mcp against a hostile server", () => {
     expect(records[1]!.token_info.name).toMatch(/^n{8000}… \(192000 more characters cut\)$/);
   });
 
-  it("a number past a double's precision keeps every digit in the answer", async () => {
+  it("a number past a double's precision keeps every digit, in the text and in the structured content", async () => {
     const digits = "123456789012345678901234567890.123456789";
     const exact = await servers.stub((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
@@ -162,12 +162,37 @@ describe("tokenintel mcp against a hostile server", () => {
         `{"success":true,"data":[{"id":"a","token_metrics":{"mcap":${digits}}}],"meta":{"pagination":{"page":1,"pageCount":1}}}`,
       );
     });
-    const { client } = await start(exact.url);
-    const r = await client.callTool({
-      name: "market",
-      arguments: { chain: "base", fields: ["token_metrics.mcap"] },
+    // Read off the wire: a client's JSON.parse would make a double of it either way.
+    const frame = (m: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;
+    const child = spawn(process.execPath, [BIN, "--base-url", exact.url, "mcp"], {
+      env: { ...baseEnv(servers.folder()), TOKENINTEL_API_KEY: KEY },
+      stdio: ["pipe", "pipe", "ignore"],
     });
-    expect(text(r)).toContain(digits);
+    let out = "";
+    const answered = new Promise<string>((resolve) =>
+      child.stdout.setEncoding("utf8").on("data", (d) => {
+        out += d;
+        const found = out.split("\n").find((l) => l.includes('"id":2'));
+        if (found) resolve(found);
+      }),
+    );
+    child.stdin.write(
+      frame({
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }) +
+        frame({ method: "notifications/initialized" }) +
+        frame({
+          id: 2,
+          method: "tools/call",
+          params: { name: "market", arguments: { chain: "base", fields: ["token_metrics.mcap"] } },
+        }),
+    );
+    const line = await answered;
+    child.stdin.end();
+    const structured = line.slice(line.indexOf('"structuredContent"'));
+    expect(structured).toContain(digits);
   });
 
   it("a cursor continues only the tool that gave it", async () => {
