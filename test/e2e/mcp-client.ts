@@ -49,3 +49,15 @@ export function useMcp(secrets: () => string[] = () => []) {
     return session;
   };
 }
+
+/** One JSON-RPC message as a client writes it on stdio. */
+export const frame = (message: Record<string, unknown>) =>
+  `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
+
+/** What a client writes first: initialize, then initialized. */
+export const opening = () =>
+  frame({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  }) + frame({ method: "notifications/initialized" });

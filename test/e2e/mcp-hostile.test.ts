@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { useServers } from "./fixtures.js";
 import { BIN, baseEnv, run } from "./helpers.js";
 import { sendJson } from "./hostile-server.js";
-import { useMcp } from "./mcp-client.js";
+import { frame, opening, useMcp } from "./mcp-client.js";
 
 // `tokenintel mcp` against a hostile server, as an attacker's review found it (issue 32): a cancel
 // reaches every tool's requests and retry waits, a walk keeps to its request cap, answers keep to
@@ -88,14 +88,8 @@ describe("tokenintel mcp against a hostile server", () => {
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    const frame = (m: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;
     child.stdin.write(
-      frame({
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      }) +
-        frame({ method: "notifications/initialized" }) +
+      opening() +
         frame({ id: 2, method: "tools/call", params: { name: "market", arguments: { chain: "base" } } }),
     );
     const started = Date.now();
@@ -163,7 +157,6 @@ describe("tokenintel mcp against a hostile server", () => {
       );
     });
     // Read off the wire: a client's JSON.parse would make a double of it either way.
-    const frame = (m: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: "2.0", ...m })}\n`;
     const child = spawn(process.execPath, [BIN, "--base-url", exact.url, "mcp"], {
       env: { ...baseEnv(servers.folder()), TOKENINTEL_API_KEY: KEY },
       stdio: ["pipe", "pipe", "ignore"],
@@ -177,12 +170,7 @@ describe("tokenintel mcp against a hostile server", () => {
       }),
     );
     child.stdin.write(
-      frame({
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-      }) +
-        frame({ method: "notifications/initialized" }) +
+      opening() +
         frame({
           id: 2,
           method: "tools/call",
