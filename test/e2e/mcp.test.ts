@@ -359,6 +359,21 @@ describe("tokenintel mcp: paying, exactly", () => {
     expect(sandbox.stats.payments.accepted).toBe(before + 2);
   });
 
+  it("a server started with --dry-run says what a call would pay, and pays nothing", async () => {
+    const folder = servers.folder();
+    const { client } = await connect(folder, ["--base-url", sandbox.url, "mcp", "--dry-run"], {
+      TOKENINTEL_API_KEY: "",
+      TOKENINTEL_WALLET_KEY: WALLET,
+    });
+    const before = sandbox.stats.payments.accepted;
+    const plan = structured(
+      await client.callTool({ name: "directory", arguments: { chain: "base", limit: 3 } }),
+    );
+    expect(plan.records).toEqual([]);
+    expect(plan.notes?.join("\n")).toMatch(/dry run: would pay 0\.005 USDC on Base per request/);
+    expect(sandbox.stats.payments.accepted).toBe(before);
+  });
+
   it("a cap that refuses is a tool error naming the cap; --pay without a daily cap says so once", async () => {
     const folder = servers.folder();
     const { client, stderr } = await paying(folder, ["--max-payment", "0.001"]);

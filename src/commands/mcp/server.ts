@@ -375,6 +375,15 @@ async function dataAnswer(
     payment: parsed.payment,
     estimate: estimateRequests(parsed.query),
   });
+  if (parsed.payment?.dryRun) {
+    // A server started with --dry-run says what a call would pay, and reads nothing.
+    const [{ planPayment }, { firstRequest }] = await Promise.all([
+      import("../../payment/dry-run.js"),
+      import("../../api/records.js"),
+    ]);
+    notes.push(await planPayment(client, run.payment!, firstRequest(parsed.query)));
+    return { records: [], count: 0, more: false };
+  }
   const progressToken = call.extra.mcpReq._meta?.progressToken;
   const walk = await walkTool({
     client,
