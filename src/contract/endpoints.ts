@@ -1,4 +1,4 @@
-import { type Chain, MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
+import { MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 
 // The registry: every endpoint the provider documents, once (api.md, live-notes "The provider's
 // newer catalogue"). Each entry holds what used to be spread over a dozen files: its paths in both
@@ -7,82 +7,23 @@ import { type Chain, MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 // the documented reason there is none). Commands, the sandbox, completion, schemas, record checks,
 // `api --list` and the MCP server read it; test/unit/registry.test.ts holds every entry to its parts.
 
-/** The kinds of token list a command takes: --tickers, --addresses, --ids. */
-export type SelectorKind = "ticker" | "address" | "id";
+export type { EndpointRecordKind, EndpointSpec, McpPart, SelectorKind, Without } from "./endpoint-spec.js";
+export { RECORD_KINDS } from "./endpoint-spec.js";
 
-/** The record kinds the registry's endpoints answer ("any": a shape the docs do not show). */
-export const RECORD_KINDS = [
-  "market",
-  "directory",
-  "agents",
-  "ta",
-  "trending",
-  "smart-money",
-  "staking",
-  "history",
-  "ask",
-  "any",
-] as const;
-export type EndpointRecordKind = (typeof RECORD_KINDS)[number];
-
-/** A part an endpoint goes without, and the documented reason why. */
-export interface Without {
-  none: string;
-}
-
-/** The MCP tool an endpoint is served as (the MCP server generates its tools from these). */
-export interface McpPart {
-  tool: string;
-  title: string;
-  /** What an agent reads to choose the tool. */
-  description: string;
-  /** The dot paths of a compact answer: what an agent's context needs of each record. */
-  compact: readonly string[];
-}
-
-export interface EndpointSpec {
-  /** The path of the older generation of the docs (the one the provider's agent files call). */
-  path: string;
-  /** The path the newer generation of the docs gives, where it renamed the endpoint. */
-  newerPath?: string;
-  /** Other spellings the service answers to (the sandbox routes them too). */
-  aliases: readonly string[];
-  method: "GET" | "POST";
-  /** Items a full page holds; 0 when the service does not page (one request, no `page`). */
-  pageSize: number;
-  /** Whether a request must name a chain. */
-  chainRequired: boolean;
-  /** The one chain the endpoint serves, when the docs name one and it takes no `chain`. */
-  onlyOn?: Chain;
-  /** The query parameter each kind of token list is sent as (one list per request). */
-  selectors: Readonly<Partial<Record<SelectorKind, string>>>;
-  /** A request must carry one of the selectors (the docs: "at least one filter is required"). */
-  selectorRequired: boolean;
-  /** Items one selector parameter may carry; longer lists are split over requests. */
-  maxSelectorItems: number;
-  /** The record kind its answer's `data` holds. */
-  record: EndpointRecordKind;
-  /** Where its records keep their id and symbol (dot paths; see contract/identity.ts). */
-  idPath?: string;
-  symbolPath?: string;
-  /** The table's column sets (--view), the first the default. */
-  views: readonly string[];
-  /** USDC a call, paid with x402 when no key is sent (the provider's pricing file). */
-  price: string;
-  /**
-   * A request without a key is sent anyway, and its 402 offer shown (directory, history); on the
-   * other endpoints, no key and no --pay is exit 4 before any request.
-   */
-  keyOptional: boolean;
-  /** The tokenintel command that reads it. */
-  command: string | Without;
-  /** Whether the sandbox serves it (a handler in src/sandbox/handlers/). */
-  sandbox: true | Without;
-  mcp: McpPart | Without;
-}
+import type { EndpointSpec } from "./endpoint-spec.js";
 
 const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
 const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
+/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
+const BASE_TOKEN_LIST = {
+  method: "GET",
+  pageSize: 0,
+  chainRequired: false,
+  onlyOn: "base",
+  selectors: BY_TICKER_OR_ADDRESS,
+  selectorRequired: true,
+  maxSelectorItems: MAX_SELECTOR_ITEMS,
+} as const;
 
 /** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
 const DATA_PRICE = "0.005";
@@ -290,13 +231,7 @@ export const ENDPOINTS = {
   "smart-money": {
     path: "/v1/smart-money-trends",
     aliases: ["/v1/smart-money-trends/"],
-    method: "GET",
-    pageSize: 0,
-    chainRequired: false,
-    onlyOn: "base",
-    selectors: BY_TICKER_OR_ADDRESS,
-    selectorRequired: true,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    ...BASE_TOKEN_LIST,
     record: "smart-money",
     symbolPath: "symbol",
     views: ["flows"],
@@ -325,13 +260,7 @@ export const ENDPOINTS = {
     path: "/v1/stake-trends",
     newerPath: "/v1/staking-intelligence",
     aliases: ["/v1/stake-trends/", "/v1/staking-intelligence/"],
-    method: "GET",
-    pageSize: 0,
-    chainRequired: false,
-    onlyOn: "base",
-    selectors: BY_TICKER_OR_ADDRESS,
-    selectorRequired: true,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    ...BASE_TOKEN_LIST,
     record: "staking",
     idPath: "staking_details.contract_address",
     symbolPath: "staking_details.ticker",

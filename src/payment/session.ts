@@ -1,17 +1,15 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
-import { USDC_NETWORKS, type UsdcNetworkName } from "../contract/assets.js";
+import type { UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
-import { LosslessNumber } from "../json/exact.js";
 import { formatUnits, parseAmount } from "./amounts.js";
+import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
 import {
-  KNOWN_ASSETS_TEXT,
   type KnownAsset,
-  knownAsset,
   type PaymentRequirement,
   readPaymentRequirements,
   type SignedAuthorization,
 } from "./offers.js";
-import { MAX_PAYMENT_VALIDITY_SECONDS, readBack, type Signer } from "./read-back.js";
+import { readBack, type Signer } from "./read-back.js";
 import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
 import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
 
@@ -37,9 +35,6 @@ export interface PaymentOptions {
 export { MAX_PAYMENT_VALIDITY_SECONDS } from "./read-back.js";
 export type { RequestEstimate } from "./refusal.js";
 
-/** The one way of moving the asset tokenintel signs for: EIP-3009 transferWithAuthorization. */
-const TRANSFER_METHOD = "eip3009";
-
 /**
  * A payment never travels over plain http, except to this machine: a path attacker could rewrite
  * the offer (payTo, amount) and take the signed authorization. Checked before any request.
@@ -52,33 +47,12 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
   );
 }
 
-/** The validity window an offer asks for, in seconds: the cap when it names none, NaN when unreadable. */
-function askedTimeout(value: unknown): number {
-  if (value === undefined) return MAX_PAYMENT_VALIDITY_SECONDS;
-  if (typeof value === "number" || typeof value === "string" || value instanceof LosslessNumber)
-    return Number(value);
-  return Number.NaN;
-}
-
 export interface PaymentTally {
   signed: number;
   signedAmount: bigint;
   accepted: number;
   acceptedAmount: bigint;
   asset: KnownAsset | undefined;
-}
-
-const ADDRESS_TEXT = /^0x[0-9a-fA-F]{40}$/;
-const POLYGON = USDC_NETWORKS.polygon;
-
-/**
- * The offers in the order they are tried: Polygon's first where several are made, as the provider
- * settles on Polygon by default (live-notes); the others in the server's order. --pay-network (or
- * config pay-network) says otherwise.
- */
-function polygonFirst(requirements: PaymentRequirement[]): PaymentRequirement[] {
-  const onPolygon = (r: PaymentRequirement) => r.network === POLYGON.v1 || r.network === POLYGON.caip2;
-  return [...requirements.filter(onPolygon), ...requirements.filter((r) => !onPolygon(r))];
 }
 
 export class PaymentSession implements PaymentHook {
@@ -116,89 +90,11 @@ export class PaymentSession implements PaymentHook {
   }
 
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
-  choose(requirements: PaymentRequirement[]): {
-    requirement: PaymentRequirement;
-    asset: KnownAsset;
-    amount: bigint;
-    /** The offer's maxTimeoutSeconds, capped at MAX_PAYMENT_VALIDITY_SECONDS. */
-    validitySeconds: number;
-  } {
-    if (requirements.length === 0)
-      throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
-    const reasons: string[] = [];
-    const only = this.options.network ? USDC_NETWORKS[this.options.network] : undefined;
-    const allowed = this.options.payTo?.map((a) => a.toLowerCase());
-    for (const req of polygonFirst(requirements)) {
-      if (only && req.network !== only.v1 && req.network !== only.caip2) {
-        reasons.push(
-          `an offer on ${req.network} is not on ${only.label} (--pay-network ${this.options.network})`,
-        );
-        continue;
-      }
-      if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
-        const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
-        reasons.push(
-          `the offer pays ${payee}, not a payee allowed by pay-to (${this.options.payTo!.join(", ")})`,
-        );
-        continue;
-      }
-      const asset = knownAsset(req);
-      if (req.scheme !== "exact") {
-        reasons.push(`scheme '${req.scheme}' is not supported (exact only)`);
-        continue;
-      }
-      if (!asset) {
-        reasons.push(`asset ${req.asset} on ${req.network} is not a known asset (${KNOWN_ASSETS_TEXT})`);
-        continue;
-      }
-      const domain = { name: req.extra?.name, version: req.extra?.version };
-      if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
-        reasons.push(
-          `the requirement names the EIP-712 domain '${domain.name ?? "(none)"}' version '${domain.version ?? "(none)"}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`,
-        );
-        continue;
-      }
-      if (req.x402Version !== 1 && req.x402Version !== 2) {
-        reasons.push(`x402 version ${req.x402Version} is not supported (1 and 2 are)`);
-        continue;
-      }
-      if (req.problem) {
-        reasons.push(`the offer's amount is ambiguous: ${req.problem}`);
-        continue;
-      }
-      const method = req.extra?.assetTransferMethod;
-      if (method !== undefined && method !== TRANSFER_METHOD) {
-        const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
-        reasons.push(
-          `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`,
-        );
-        continue;
-      }
-      const asked = askedTimeout(req.raw.maxTimeoutSeconds);
-      if (!(asked >= 1)) {
-        reasons.push("the offer's maxTimeoutSeconds is not a number of seconds of 1 or more");
-        continue;
-      }
-      const validitySeconds = Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS);
-      const amount = BigInt(req.amount);
-      const maxPayment = parseAmount("--max-payment", this.options.maxPayment, asset.decimals);
-      const maxSpend = parseAmount("--max-spend", this.options.maxSpend, asset.decimals);
-      const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-      if (amount > maxPayment) {
-        reasons.push(
-          `${units(amount)} per request is over --max-payment ${this.options.maxPayment} by ${units(amount - maxPayment)}`,
-        );
-        continue;
-      }
-      if (this.reserved + amount > maxSpend) {
-        reasons.push(
-          `payment ${this.signed + this.signing + 1} would bring the total to ${units(this.reserved + amount)}, over --max-spend ${this.options.maxSpend} by ${units(this.reserved + amount - maxSpend)}`,
-        );
-        continue;
-      }
-      return { requirement: req, asset, amount, validitySeconds };
-    }
-    throw new PaymentError(`refusing to pay: ${reasons.join("; ")}`);
+  choose(requirements: PaymentRequirement[]): ChosenOffer {
+    return chooseOffer(requirements, this.options, {
+      reserved: this.reserved,
+      payment: this.signed + this.signing + 1,
+    });
   }
 
   /**

@@ -13,16 +13,16 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { dotPaths } from "../../api/fields.js";
 import { Context, type RunContext } from "../../context.js";
-import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
+import { InterruptedError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
 import { IO } from "../../io.js";
 import { getPath, pickPaths } from "../../json/dot-paths.js";
 import { parseJson } from "../../json/exact.js";
-import { formatUnits } from "../../payment/amounts.js";
-import type { PaymentTally } from "../../payment/session.js";
 import { VERSION } from "../../version.js";
 import type { CommandModule } from "../command.js";
 import type { DataCommandDefinition } from "../data/definition.js";
+import { answer, askAnswer, costOf, failure, isHardFailure, sanitizeMessage } from "./answers.js";
+import { Calls } from "./calls.js";
 import { compactFields, forAgent, outputSchemaOf } from "./results.js";
 import {
   DEFAULT_TOOL_LIMIT,
@@ -41,9 +41,6 @@ import { decodeCursor, encodeCursor, walkTool } from "./walk.js";
 
 /** The payment flags the server was started with, handed to every call of a tool that can pay. */
 export type PaymentRaw = Record<string, unknown>;
-
-/** How long calls in flight get to answer once the client has closed stdin. */
-const END_GRACE_MS = 2_000;
 
 export interface McpServerOptions {
   /** The server's context: settings, key, cache and rate as the command line set them. */
@@ -87,63 +84,6 @@ function captureIO(server: IO): { io: IO; out: () => string; notes: string[] } {
   return { io, out: () => chunks.join(""), notes };
 }
 
-/** The most bytes one answer carries: far under the 10 MiB a client's stdio reader takes at most. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
-
-/** Every string of a value masked, as written (a key JSON-escaped in the data is masked too). */
-function redactDeep(io: IO, value: unknown): unknown {
-  if (typeof value === "string") return io.redact(value);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(io, v));
-  if (value !== null && typeof value === "object" && !Object.hasOwn(value, "rawJSON"))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [io.redact(k), redactDeep(io, v)]));
-  return value;
-}
-
-/**
- * A tool's answer: the structured value, and the same as compact JSON for clients that read text
- * only. Past MAX_ANSWER_BYTES, records are left off the end, and the answer says how many.
- */
-function answer(io: IO, value: Record<string, unknown>): CallToolResult {
-  // Each string masked as written, then the text as a whole: a secret cannot survive in any field,
-  // in any encoding. The structured value keeps its exact numbers (JSON.rawJSON) as they are.
-  let structured = redactDeep(io, value) as Record<string, unknown>;
-  let text = io.redact(JSON.stringify(structured));
-  const records = structured.records;
-  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES && Array.isArray(records)) {
-    const { next_cursor: _, ...rest } = structured;
-    const notes = (rest.notes as string[] | undefined) ?? [];
-    for (let kept = Math.floor(records.length / 2); ; kept = Math.floor(kept / 2)) {
-      const cut = `${records.length - kept} of ${records.length} records left off: the answer would pass ${MAX_ANSWER_BYTES / 1024 / 1024} MiB (ask for fewer fields or a smaller limit)`;
-      structured = {
-        ...rest,
-        records: records.slice(0, kept),
-        count: kept,
-        more: true,
-        notes: [...notes, cut],
-      };
-      text = io.redact(JSON.stringify(structured));
-      if (kept === 0 || Buffer.byteLength(text) <= MAX_ANSWER_BYTES) break;
-    }
-  }
-  return { content: [{ type: "text", text }], structuredContent: structured };
-}
-
-function failure(io: IO, message: string, notes: string[] = []): CallToolResult {
-  const lines = [message, ...notes.filter((n) => !message.includes(n))].map((l) => io.redact(l));
-  return { content: [{ type: "text", text: lines.join("\n") }], isError: true };
-}
-
-/** The error a failed call answers with, or undefined when what was fetched stands (a note). */
-function isHardFailure(error: unknown, hasOutput: boolean): boolean {
-  return (
-    error instanceof UsageError ||
-    error instanceof AuthError ||
-    error instanceof PaymentError ||
-    !(error instanceof CliError) ||
-    !hasOutput
-  );
-}
-
 /**
  * The SDK's validator, compiled when a tool first answers rather than when it is listed: compiling
  * eight output schemas up front delayed the first answer to initialize by ~0.4 s.
@@ -157,38 +97,6 @@ const lazyValidator: jsonSchemaValidator = {
     };
   },
 };
-
-/** The server's calls: started, cancelled, ended with stdin. */
-class Calls {
-  private readonly live = new Set<AbortController>();
-  /** Paid calls run one at a time, so that each can say exactly what it cost. */
-  private paying: Promise<unknown> = Promise.resolve();
-  ended = false;
-
-  async run<T>(paid: boolean, signal: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-    const own = new AbortController();
-    const onAbort = () => own.abort(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    this.live.add(own);
-    try {
-      if (!paid) return await body(own.signal);
-      const turn = this.paying.then(() => body(own.signal));
-      this.paying = turn.catch(() => {});
-      return await turn;
-    } finally {
-      signal.removeEventListener("abort", onAbort);
-      this.live.delete(own);
-    }
-  }
-
-  /** The client closed stdin: every call stops, and answers if it still can. */
-  async end(): Promise<void> {
-    this.ended = true;
-    for (const call of this.live) call.abort(new Error("the client closed stdin"));
-    const until = Date.now() + END_GRACE_MS;
-    while (this.live.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** Runs the server until its client goes away (stdin ends) or a signal ends the process. */
 export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
@@ -320,28 +228,6 @@ async function callTool(call: ToolCall): Promise<CallToolResult> {
   }
 }
 
-/** A message that may quote the server: one line, no escape sequences. */
-function sanitizeMessage(message: string): string {
-  return String(forAgent(message)).replace(/\s*\n\s*/g, " ");
-}
-
-/** What one call paid: the session's tally after, less before (paid calls run one at a time). */
-function costOf(
-  before: PaymentTally | undefined,
-  after: PaymentTally | undefined,
-): { payments: number; amount: string; asset: string; network: string } | undefined {
-  if (!after?.asset) return undefined;
-  const payments = after.signed - (before?.signed ?? 0);
-  if (payments === 0) return undefined;
-  const amount = after.signedAmount - (before?.signedAmount ?? 0n);
-  return {
-    payments,
-    amount: formatUnits(amount.toString(), after.asset.decimals),
-    asset: after.asset.symbol,
-    network: after.asset.networkName,
-  };
-}
-
 /** The tool and arguments a cursor continues: all but how much to show and of what. */
 function bindingOf(tool: string, args: Record<string, unknown>): string {
   const { limit: _l, cursor: _c, fields: _f, ...rest } = args;
@@ -444,17 +330,4 @@ async function commandAnswer(
   const records = Array.isArray(value) ? value : [];
   const missing = notes.flatMap((n) => /^no data for .*?: (.*)$/.exec(n)?.[1]?.split(", ") ?? []);
   return { records, count: records.length, ...(missing.length ? { missing } : {}) };
-}
-
-/** ask's answer, with the service's text marked as the service's. */
-function askAnswer(value: unknown): Record<string, unknown> {
-  const wrapped = value as { answer?: Record<string, unknown>; tokens?: unknown } | null;
-  const data = (wrapped?.answer ?? wrapped ?? {}) as Record<string, unknown>;
-  return {
-    answer: { by: "service", text: typeof data.nlpResponse === "string" ? data.nlpResponse : "" },
-    ...(data.questionId !== undefined ? { question_id: data.questionId } : {}),
-    ...(data.answerId !== undefined ? { answer_id: data.answerId } : {}),
-    ...(Array.isArray(data.tokenDetails) ? { token_details: data.tokenDetails } : {}),
-    ...(wrapped?.answer && Array.isArray(wrapped.tokens) ? { tokens: wrapped.tokens } : {}),
-  };
 }

@@ -1,21 +1,10 @@
-import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
-import { OUTPUT_FLAGS } from "../../flags/output.js";
-import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
+import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
 
-const { limit, sort, where } = PAGING_FLAGS;
-
 export const SMART_MONEY_FLAGS = flagTable({
-  tickers: TICKERS,
-  addresses: ADDRESSES,
-  strict: strictFlag("--tickers/--addresses"),
-  limit,
-  sort,
-  where,
-  ...WATCH_FLAGS,
-  ...OUTPUT_FLAGS,
-  ...PAYMENT_FLAGS,
+  ...BY_TICKER_OR_ADDRESS_FLAGS,
+  ...LIST_ANSWER_FLAGS,
 });
 
 export default defineCommand({

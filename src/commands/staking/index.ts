@@ -1,17 +1,11 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { UsageError } from "../../errors.js";
-import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "../../flags/data.js";
-import { OUTPUT_FLAGS } from "../../flags/output.js";
-import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
+import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
 
-const { limit, sort, where } = PAGING_FLAGS;
-
 export const STAKING_FLAGS = flagTable({
-  tickers: TICKERS,
-  addresses: ADDRESSES,
-  strict: strictFlag("--tickers/--addresses"),
+  ...BY_TICKER_OR_ADDRESS_FLAGS,
   view: {
     flags: "--view <view>",
     description: "column set: details (TVL, net staked, retention, stakers, holders) or trends (last 24h)",
@@ -25,12 +19,7 @@ export const STAKING_FLAGS = flagTable({
       "one row per recent stake or unstake (time, action, amount, user type: regular, smart_money_user, dev); --where, --sort and --fields read the activity's fields",
     kind: "switch",
   },
-  limit,
-  sort,
-  where,
-  ...WATCH_FLAGS,
-  ...OUTPUT_FLAGS,
-  ...PAYMENT_FLAGS,
+  ...LIST_ANSWER_FLAGS,
 });
 
 export default defineCommand({

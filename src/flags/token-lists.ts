@@ -1,0 +1,26 @@
+import { ADDRESSES, PAGING_FLAGS, strictFlag, TICKERS, WATCH_FLAGS } from "./data.js";
+import { OUTPUT_FLAGS } from "./output.js";
+import { PAYMENT_FLAGS } from "./payment.js";
+import { flagTable } from "./table.js";
+
+// The flags of the commands whose records are the answer to a list of tokens, unpaged (smart-money,
+// staking): which tokens, how many and in what order, watching, output and paying.
+
+const { limit, sort, where } = PAGING_FLAGS;
+
+/** --tickers, --addresses and --strict: the list (at least one, the command checks). */
+export const BY_TICKER_OR_ADDRESS_FLAGS = flagTable({
+  tickers: TICKERS,
+  addresses: ADDRESSES,
+  strict: strictFlag("--tickers/--addresses"),
+});
+
+/** What follows the list: --limit, --sort, --where, the watch, output and payment flags. */
+export const LIST_ANSWER_FLAGS = flagTable({
+  limit,
+  sort,
+  where,
+  ...WATCH_FLAGS,
+  ...OUTPUT_FLAGS,
+  ...PAYMENT_FLAGS,
+});
