@@ -1,5 +1,6 @@
 import { LosslessNumber } from "../json/exact.js";
 import { numberToPlain, roundDecimal, toPlainDecimal } from "../numbers/decimal.js";
+import { numbersForAscii } from "./charset.js";
 import { sanitizeInline } from "./sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
@@ -154,7 +155,7 @@ export function formatPriceAt(value: unknown, places: number): string {
   const [i, f = ""] = roundDecimal(p.int, p.frac, places).split(".") as [string, string?];
   const sign = /[1-9]/.test(i + f) ? p.sign : "";
   const zeros = leadingZeros(f);
-  if (i === "0" && zeros >= SUBSCRIPT_FROM && zeros < f.length)
+  if (i === "0" && zeros >= SUBSCRIPT_FROM && zeros < f.length && !numbersForAscii())
     return `${sign}0.0${subscript(zeros)}${f.slice(zeros)}`;
   return `${sign}${group(i)}${f ? `.${f}` : ""}`;
 }
@@ -165,7 +166,9 @@ function subscriptPrice(frac: string): string {
   const zeros = leadingZeros(rounded);
   const digits = rounded.slice(zeros).replace(/0+$/, "");
   // 0.000099995 rounds up to 0.0001, past where the subscript form starts.
-  return zeros < SUBSCRIPT_FROM ? `0.${"0".repeat(zeros)}${digits}` : `0.0${subscript(zeros)}${digits}`;
+  return zeros < SUBSCRIPT_FROM || numbersForAscii()
+    ? `0.${"0".repeat(zeros)}${digits}`
+    : `0.0${subscript(zeros)}${digits}`;
 }
 
 function subscript(n: number): string {

@@ -195,13 +195,13 @@ describe("output formats", () => {
     const ndjson = await cli([...args, ...fields, "--ndjson"]);
     expect(JSON.parse(ndjson.stdout.split("\n")[0]!)).toEqual(records[0]);
     const table = await cli([...args, ...fields, "-o", "table"]);
-    expect(table.stdout.split("\n")[0]).toMatch(/^\s*token_info\.symbol\s+token_metrics\.usd_price$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^\s*SYMBOL\s+PRICE$/);
   });
 
   it("--columns chooses the table's columns and leaves the data of other formats whole", async () => {
     const cols = ["--columns", "token_info.symbol,token_metrics.mcap"];
     const table = await cli([...args, ...cols, "-o", "table"]);
-    expect(table.stdout.split("\n")[0]).toMatch(/^token_info\.symbol\s+token_metrics\.mcap$/);
+    expect(table.stdout.split("\n")[0]).toMatch(/^SYMBOL\s+MCAP$/);
     const json = JSON.parse((await cli([...args, ...cols, "--json"])).stdout) as unknown[];
     expect(json[0]).toEqual(sandbox.data.marketRecord(expectedVirtuals("base")[0]!));
     const bad = await cli([...args, "--columns", "token_info.nope"]);

@@ -12,7 +12,7 @@ import {
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { ApiError, CliError, UsageError } from "../../errors.js";
-import { type Column, columnForPath } from "../../output/columns.js";
+import { type Column, columnsForPaths } from "../../output/columns.js";
 import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
 import type { SortSpec } from "../../output/sort.js";
@@ -124,7 +124,13 @@ export async function parseDataOptions(
   }
   // --columns picks the table's columns (--fields too, for every format); else the view's own.
   const columns = (records: unknown[]) => {
-    if (chosen) return chosen.map(columnForPath);
+    if (chosen) {
+      const shown = Object.values(spec.table.views).flatMap((v) => [
+        ...chooseColumns(v.columns, records),
+        ...chooseColumns(v.wide, records),
+      ]);
+      return columnsForPaths(chosen, shown);
+    }
     const base = chooseColumns(layout.columns, records);
     return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
