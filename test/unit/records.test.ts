@@ -97,3 +97,57 @@ describe("streamRecords: repeats across and within pages (issue 14: one set of i
     }
   });
 });
+
+describe("streamRecords: a selector list in chunks of 30", () => {
+  /** One unpaged request per chunk: a record for each item the server knows, in reverse order. */
+  function client(requests: string[][]) {
+    return {
+      request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
+        const items = opts.query?.find(([k]) => k === "tickers")?.[1] as string[];
+        requests.push(items);
+        const known = items.filter((item) => !item.startsWith("none"));
+        return {
+          status: 200,
+          headers: {},
+          text: "",
+          url: "",
+          body: {
+            success: true,
+            data: known.reverse().map((item) => ({ id: item.toLowerCase(), symbol: item })),
+          },
+        };
+      },
+    } as unknown as ApiClient;
+  }
+  const endpoint = { path: "/x", kind: "directory" as const, pageSize: 0, paged: false };
+
+  async function walk(items: string[], limit?: number) {
+    const requests: string[][] = [];
+    const result = { missing: [] as string[] };
+    const out: string[] = [];
+    const selector = { param: "tickers", kind: "ticker" as const, items };
+    for await (const batch of streamRecords(
+      client(requests),
+      { endpoint, query: [], window: 2, selector, limit },
+      result,
+    ))
+      for (const r of batch) out.push((r as { symbol: string }).symbol);
+    return { out, missing: result.missing, requests: requests.map((r) => r.length) };
+  }
+
+  // 35 items: T0..T29 in the first request, T0 (again), T30..T32 and none1 in the second.
+  const items = [...Array.from({ length: 30 }, (_, i) => `T${i}`), "T0", "T30", "T31", "none1", "T32"];
+
+  it("keeps the user's order, drops a record a chunk before delivered, names the items no record matched", async () => {
+    const { out, missing, requests } = await walk(items);
+    expect(requests).toEqual([30, 5]);
+    expect(out).toEqual([...Array.from({ length: 30 }, (_, i) => `T${i}`), "T30", "T31", "T32"]);
+    expect(missing).toEqual(["none1"]);
+  });
+
+  it("stops at the limit, and then names nothing missing", async () => {
+    const { out, missing } = await walk(items, 31);
+    expect(out).toEqual([...Array.from({ length: 30 }, (_, i) => `T${i}`), "T30"]);
+    expect(missing).toEqual([]);
+  });
+});
