@@ -39,26 +39,28 @@ describe("orderBySelector", () => {
   });
 });
 
+/** A client that answers each request 200 with the body made from its query parameters. */
+function answering(body: (param: (name: string) => unknown) => unknown): ApiClient {
+  return {
+    request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
+      const param = (name: string) => opts.query?.find(([k]) => k === name)?.[1];
+      return { status: 200, headers: {}, text: "", url: "", body: body(param) };
+    },
+  } as unknown as ApiClient;
+}
+
 describe("streamRecords: repeats across and within pages (issue 14: one set of ids)", () => {
   /** A client whose pages hold these ids (a page count tells how many). */
   function client(pages: string[][]) {
-    return {
-      request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
-        const n = Number(opts.query?.find(([k]) => k === "page")?.[1]);
-        const ids = pages[n - 1] ?? [];
-        return {
-          status: 200,
-          headers: {},
-          text: "",
-          url: "",
-          body: {
-            success: true,
-            data: ids.map((id, i) => ({ id: id || undefined, symbol: `S${n}-${i}` })),
-            meta: { pagination: { page: n, pageSize: 4, pageCount: pages.length, total: 99 } },
-          },
-        };
-      },
-    } as unknown as ApiClient;
+    return answering((param) => {
+      const n = Number(param("page"));
+      const ids = pages[n - 1] ?? [];
+      return {
+        success: true,
+        data: ids.map((id, i) => ({ id: id || undefined, symbol: `S${n}-${i}` })),
+        meta: { pagination: { page: n, pageSize: 4, pageCount: pages.length, total: 99 } },
+      };
+    });
   }
   const endpoint = { path: "/x", kind: "directory" as const, pageSize: 4 };
 
@@ -101,23 +103,15 @@ describe("streamRecords: repeats across and within pages (issue 14: one set of i
 describe("streamRecords: a selector list in chunks of 30", () => {
   /** One unpaged request per chunk: a record for each item the server knows, in reverse order. */
   function client(requests: string[][]) {
-    return {
-      request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
-        const items = opts.query?.find(([k]) => k === "tickers")?.[1] as string[];
-        requests.push(items);
-        const known = items.filter((item) => !item.startsWith("none"));
-        return {
-          status: 200,
-          headers: {},
-          text: "",
-          url: "",
-          body: {
-            success: true,
-            data: known.reverse().map((item) => ({ id: item.toLowerCase(), symbol: item })),
-          },
-        };
-      },
-    } as unknown as ApiClient;
+    return answering((param) => {
+      const items = param("tickers") as string[];
+      requests.push(items);
+      const known = items.filter((item) => !item.startsWith("none"));
+      return {
+        success: true,
+        data: known.reverse().map((item) => ({ id: item.toLowerCase(), symbol: item })),
+      };
+    });
   }
   const endpoint = { path: "/x", kind: "directory" as const, pageSize: 0, paged: false };
 
