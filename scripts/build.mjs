@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
+import { undiciPublic } from "./undici-public.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
 // node:tls (~20 ms at every start). tokenintel never negotiates HTTP/2 (allowH2 is off), so the
@@ -139,7 +140,15 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [lazyHttp2, lazyChildProcess, lazyAssert, noOptionalNatives, ownStringWidth, nodePrefix],
+  plugins: [
+    undiciPublic(),
+    lazyHttp2,
+    lazyChildProcess,
+    lazyAssert,
+    noOptionalNatives,
+    ownStringWidth,
+    nodePrefix,
+  ],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
