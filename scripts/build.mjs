@@ -48,25 +48,6 @@ const lazyChildProcess = {
   },
 };
 
-// undici requires node:assert at load time (~3 ms on every line, with the assertion-error and
-// call-tracker modules it brings) and calls it only as assert(condition), which passes when the
-// condition holds. A function that loads the module only when a condition fails (to throw its
-// AssertionError) stands in for it.
-const lazyAssert = {
-  name: "lazy-undici-assert",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
-      if (!args.importer.includes(`${sep}undici${sep}`)) return undefined;
-      return { path: "assert", namespace: "lazy-assert" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-assert" }, () => ({
-      contents:
-        'let real;\nconst load = () => (real ??= require("node:assert"));\nmodule.exports = new Proxy(function assert() {}, {\n  apply: (_, self, args) => (args[0] ? undefined : load().apply(self, args)),\n  get: (_, key) => load()[key],\n});\n',
-      loader: "js",
-    }));
-  },
-};
-
 // ws (under viem's WebSocket transport, which tokenintel does not use) tries require("bufferutil")
 // and require("utf-8-validate") inside try/catch for optional native speed-ups. Left as they are,
 // dist/ would look up bare packages at run time and pick up whatever a parent folder of the
@@ -140,15 +121,7 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [
-    undiciPublic(),
-    lazyHttp2,
-    lazyChildProcess,
-    lazyAssert,
-    noOptionalNatives,
-    ownStringWidth,
-    nodePrefix,
-  ],
+  plugins: [undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
