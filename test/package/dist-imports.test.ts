@@ -132,7 +132,6 @@ describe("what dist/ loads", () => {
       "node_modules/undici/",
       "node_modules/viem/",
       "cli-table3",
-      "node_modules/conf/",
     ])
       expect(sources.includes(`// node_modules/${heavy.replace(/^node_modules\//, "")}`), heavy).toBe(false);
   });
