@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
+import { undiciPublic } from "./undici-public.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
 // node:tls (~20 ms at every start). tokenintel never negotiates HTTP/2 (allowH2 is off), so the
@@ -42,25 +43,6 @@ const lazyChildProcess = {
     b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
       contents:
         'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
-      loader: "js",
-    }));
-  },
-};
-
-// undici requires node:assert at load time (~3 ms on every line, with the assertion-error and
-// call-tracker modules it brings) and calls it only as assert(condition), which passes when the
-// condition holds. A function that loads the module only when a condition fails (to throw its
-// AssertionError) stands in for it.
-const lazyAssert = {
-  name: "lazy-undici-assert",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
-      if (!args.importer.includes(`${sep}undici${sep}`)) return undefined;
-      return { path: "assert", namespace: "lazy-assert" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-assert" }, () => ({
-      contents:
-        'let real;\nconst load = () => (real ??= require("node:assert"));\nmodule.exports = new Proxy(function assert() {}, {\n  apply: (_, self, args) => (args[0] ? undefined : load().apply(self, args)),\n  get: (_, key) => load()[key],\n});\n',
       loader: "js",
     }));
   },
@@ -139,7 +121,7 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [lazyHttp2, lazyChildProcess, lazyAssert, noOptionalNatives, ownStringWidth, nodePrefix],
+  plugins: [undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };

@@ -171,8 +171,6 @@ export async function runDataCommand(
   };
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
-  // Streamed records are dropped once written: no reason to let the young generation grow.
-  if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
   const records = streamRecords(client, query, result);
   await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
