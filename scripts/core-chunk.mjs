@@ -9,7 +9,7 @@
 // import() loads refer to that namespace; esbuild then writes the core as one chunk. Cycles cannot
 // form: the core imports no entry point statically. What is heavy and needed by few runs keeps its
 // own chunks, as before: the HTTP
-// client (undici), payments (viem, x402), the sandbox, tables (cli-table3), the config file's writer,
+// client (undici), payments (viem, x402), the sandbox, tables (cli-table3), the config file (conf),
 // watch, markdown, and what the commands other than the data commands run. The lazy loading in the
 // source stays as it is; only the files change.
 

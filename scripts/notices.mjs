@@ -8,7 +8,7 @@ import { join, resolve, sep } from "node:path";
 /**
  * Licences (SPDX ids) the bundle may carry: all permissive, none asks more than keeping the
  * notice and the licence text. Apache-2.0 is here for the x402 packages; BSD-3-Clause for
- * fast-uri (via ajv, via the MCP SDK); ISC for semver.
+ * fast-uri (via ajv, via conf); ISC for semver.
  */
 export const ALLOWED_LICENSES = ["MIT", "ISC", "Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "0BSD"];
 

@@ -164,7 +164,7 @@ try {
     records(3),
   );
   expectRun(
-    "tokenintel config set chain base (the config store)",
+    "tokenintel config set chain base (conf)",
     runInstalled(prefix, ["config", "set", "chain", "base"]),
     () => "",
   );

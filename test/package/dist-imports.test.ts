@@ -132,6 +132,7 @@ describe("what dist/ loads", () => {
       "node_modules/undici/",
       "node_modules/viem/",
       "cli-table3",
+      "node_modules/conf/",
     ])
       expect(sources.includes(`// node_modules/${heavy.replace(/^node_modules\//, "")}`), heavy).toBe(false);
   });
