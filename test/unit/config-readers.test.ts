@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config/locations.js";
 import { ConfigStore } from "../../src/config/store.js";
 
-// Issue 24 item 7: the config file has one format (config/locations.ts), which the store writes and
-// the fast reader every run uses reads (config/locations.ts: readConfig; the store reads through it
-// too). Here what one writes, the other reads, exactly, and a change keeps what it does not touch.
+// Issue 24 item 7: the config file has two readers, conf (behind ConfigStore, which writes it) and
+// the fast reader a run uses before it loads conf (config/locations.ts: readConfig). Both take the
+// file's format from config/locations.ts; here they must agree on what the file holds.
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,8 +30,8 @@ const TRICKY = [
   "",
 ];
 
-describe("the config file's writer and reader", () => {
-  it("the fast reader reads what the store wrote: every setting and the key, exactly", async () => {
+describe("the config file's two readers", () => {
+  it("the fast reader reads what conf wrote: every setting and the key, exactly", async () => {
     const env = folder();
     const store = await ConfigStore.open(env);
     store.setApiKey("ti_key_with_=&%_chars");
@@ -46,7 +46,7 @@ describe("the config file's writer and reader", () => {
     expect(readConfig(env)).toEqual({ settings: store.settings() });
   });
 
-  it("the store reads what the fast reader reads from a file written by hand", async () => {
+  it("conf reads what the fast reader reads from a file written by hand", async () => {
     const env = folder();
     const file = join(env.TOKENINTEL_CONFIG_DIR!, "config.json");
     const doc = {
@@ -61,7 +61,7 @@ describe("the config file's writer and reader", () => {
       apiKey: "k",
       settings: doc.settings,
     });
-    // A change through the store keeps what it does not touch, as the fast reader then sees.
+    // A change through conf keeps what it does not touch, as the fast reader then sees.
     store.set("chain", "base");
     expect(readConfig(env)).toEqual({ ...doc, settings: { ...doc.settings, chain: "base" } });
   });
