@@ -75,12 +75,17 @@ export class FieldsSeen {
   /** What to say at the end of the answer of the columns no record had (none when no record came). */
   notes(): string[] {
     if (this.records === 0) return [];
-    return [...this.unseen].flatMap(([path, { flags }]) => {
-      const columns = [...flags].filter((f) => !DECIDING.has(f));
-      return columns.length
-        ? [this.line(columns.join(", "), path, "no record had it; its column is empty")]
-        : [];
-    });
+    // One line a flag: `--columns: no record had "a", "b"; their columns are empty in market`.
+    const byFlag = new Map<string, string[]>();
+    for (const [path, { flags }] of this.unseen) {
+      const columns = [...flags].filter((f) => !DECIDING.has(f)).join(", ");
+      if (columns) byFlag.set(columns, [...(byFlag.get(columns) ?? []), path]);
+    }
+    return [...byFlag].map(([flag, paths]) =>
+      paths.length === 1
+        ? this.line(flag, paths[0]!, "no record had it; its column is empty")
+        : `${flag}: no record had ${paths.map((p) => JSON.stringify(p)).join(", ")}; their columns are empty in ${this.what}`,
+    );
   }
 
   private line(flag: string, path: string, why: string): string {
