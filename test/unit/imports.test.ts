@@ -46,7 +46,7 @@ describe("imports", () => {
     const back = [...graph]
       .filter(([f]) => name(f).startsWith("commands/"))
       .flatMap(([f, edges]) =>
-        edges.filter((e) => ["program.ts", "cli.ts"].includes(name(e.to))).map(() => name(f)),
+        edges.filter((e) => ["program.ts", "entry/cli.ts"].includes(name(e.to))).map(() => name(f)),
       );
     expect(back).toEqual([]);
   });

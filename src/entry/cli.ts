@@ -1,12 +1,12 @@
 import { CommanderError } from "commander";
-import type { Context } from "./context.js";
-import { CliError, ExitCode, UsageError } from "./errors.js";
-import { describeFsError } from "./files/errors.js";
-import { GLOBAL_FLAGS } from "./flags/global.js";
-import { type Flag, valueFlagNames } from "./flags/table.js";
-import { IO } from "./io.js";
-import { sanitizeBlock } from "./output/sanitize.js";
-import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
+import type { Context } from "../context.js";
+import { CliError, ExitCode, UsageError } from "../errors.js";
+import { describeFsError } from "../files/errors.js";
+import { GLOBAL_FLAGS } from "../flags/global.js";
+import { type Flag, valueFlagNames } from "../flags/table.js";
+import { IO } from "../io.js";
+import { sanitizeBlock } from "../output/sanitize.js";
+import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "../program.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
 // runs the command, and maps whatever happened to one line and an exit code. The only
@@ -31,8 +31,8 @@ function closeContext(): Promise<void> {
 async function contextFor(argv: readonly string[], cmd: import("commander").Command): Promise<Context> {
   if (context) return context;
   const [{ parseFlags }, { Context }] = await Promise.all([
-    import("./flags/parse.js"),
-    import("./context.js"),
+    import("../flags/parse.js"),
+    import("../context.js"),
   ]);
   const globals = parseFlags(GLOBAL_FLAGS, cmd.optsWithGlobals());
   if (globals.color === false) io.setColorMode("never");
@@ -104,7 +104,7 @@ function onlyGlobalOptions(words: readonly string[]): boolean {
 
 /** The commands that take an option (loaded only to word a usage error). */
 async function commandsTaking(option: string): Promise<string[]> {
-  const { longName } = await import("./flags/table.js");
+  const { longName } = await import("../flags/table.js");
   const out: string[] = [];
   for (const [name, load] of Object.entries(COMMANDS)) {
     if (HIDDEN_COMMANDS.has(name)) continue;
@@ -126,7 +126,7 @@ async function report(error: unknown): Promise<number> {
     )
       return ExitCode.ok;
     if (commanderMessage !== undefined && programForHints) {
-      const { usageLine } = await import("./help/hints.js");
+      const { usageLine } = await import("../help/hints.js");
       io.err(
         `tokenintel: ${await usageLine(commanderMessage, { args: argsForHints, program: programForHints, commandsTaking })}`,
       );

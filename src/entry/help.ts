@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { isatty } from "node:tty";
 import { writeOutSync } from "../files/stdout.js";
-import { type HelpPages, helpPageFor, renderHelp } from "./render.js";
+import { type HelpPages, helpPageFor, renderHelp } from "../help/render.js";
 
 // dist/help.cjs: what the shim loads for a help request, alone (no program, no commander).
 

@@ -1,11 +1,11 @@
 import { join } from "node:path";
 import { cacheDir } from "../config/locations.js";
-import { makePrivateDir } from "./private.js";
+import { makePrivateDir } from "../files/private.js";
 
 // dist/shim.cjs: what bin/tokenintel.js needs of the program, built from the same modules (as
 // dist/help.cjs is) rather than copied by hand into the shim.
 
-export { endOnOutputError } from "./stdout.js";
+export { endOnOutputError } from "../files/stdout.js";
 
 /**
  * Node 22+ keeps compiled code between runs in a compile cache, and runs what it finds there. Its
