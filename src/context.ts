@@ -84,7 +84,7 @@ export class Context implements RunContext {
     this.cachePromise ??= (async () => {
       const [{ ResponseCache, responseCacheDir }, { DEFAULT_MAX_BODY_BYTES }] = await Promise.all([
         import("./cache/responses.js"),
-        import("./api/limits.js"),
+        import("./contract/limits.js"),
       ]);
       return new ResponseCache({
         dir: responseCacheDir(this.io.env),

@@ -5,8 +5,8 @@ import { describeFsError } from "../files/errors.js";
 import { GLOBAL_FLAGS } from "../flags/global.js";
 import { type Flag, valueFlagNames } from "../flags/table.js";
 import { IO } from "../io.js";
-import { sanitizeBlock } from "../output/sanitize.js";
 import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "../program.js";
+import { sanitizeBlock } from "../terminal/sanitize.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
 // runs the command, and maps whatever happened to one line and an exit code. The only

@@ -1,7 +1,7 @@
 import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
 import { formatPercent, toDecimalNumber } from "../../output/format.js";
-import { sanitizeInline } from "../../output/sanitize.js";
 import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
 import { drawChart, type Point, resample, widestLabel } from "./chart.js";
 import { type HistorySeries, metricOf, percentLabel } from "./run.js";
 
