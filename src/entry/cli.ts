@@ -5,8 +5,9 @@ import { describeFsError } from "../files/errors.js";
 import { GLOBAL_FLAGS } from "../flags/global.js";
 import { type Flag, valueFlagNames } from "../flags/table.js";
 import { IO } from "../io.js";
-import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "../program.js";
+import { buildProgram, COMMANDS, fullProgram, HIDDEN_COMMANDS } from "../program.js";
 import { sanitizeBlock } from "../terminal/sanitize.js";
+import { readCommandLine, type Word } from "./command-line.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
 // runs the command, and maps whatever happened to one line and an exit code. The only
@@ -38,26 +39,16 @@ async function contextFor(argv: readonly string[], cmd: import("commander").Comm
   if (globals.color === false) io.setColorMode("never");
   else if (globals.color !== undefined) io.setColorMode(globals.color);
   if (globals.pager === false) io.pagerEnabled = false;
-  context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`);
+  context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`, fullProgram);
   return context;
 }
 
+/** The global options that take a value (`--timeout 5s`): the command line's reader skips the value. */
+const TAKES_VALUE: ReadonlySet<string> = new Set(valueFlagNames(GLOBAL_FLAGS));
+
 /** The words of the line that are not global options or their values, with their places in argv. */
-function commandWords(argv: readonly string[]): Array<{ word: string; at: number }> {
-  const takesValue = new Set(valueFlagNames(GLOBAL_FLAGS));
-  for (let i = 2; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") return i + 1 < argv.length ? [{ word: argv[i + 1]!, at: i + 1 }] : [];
-    if (arg.startsWith("-")) {
-      if (!arg.includes("=") && takesValue.has(arg)) i++;
-      continue;
-    }
-    const words: Array<{ word: string; at: number }> = [];
-    for (let j = i; j < argv.length; j++)
-      if (!argv[j]!.startsWith("-")) words.push({ word: argv[j]!, at: j });
-    return words;
-  }
-  return [];
+function commandWords(argv: readonly string[]): Word[] {
+  return readCommandLine(argv.slice(2), TAKES_VALUE).words.map(({ word, at }) => ({ word, at: at + 2 }));
 }
 
 /**
@@ -153,11 +144,8 @@ function writeStack(stack: string): void {
 
 /** `--version --verbose` (in either order, or -V -v) is the long form of `version --verbose`. */
 function verboseVersion(argv: string[]): string[] {
-  const args = new Set(argv.slice(2));
-  const version = args.has("--version") || args.has("-V");
-  const verbose = args.has("--verbose") || args.has("-v");
-  const only = [...args].every((a) => ["--version", "-V", "--verbose", "-v"].includes(a));
-  return version && verbose && only ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
+  const verbose = readCommandLine(argv.slice(2)).version === "verbose";
+  return verbose ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
 }
 
 async function main(commandLine: string[]): Promise<void> {

@@ -1,11 +1,71 @@
+import module from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { cacheDir } from "../config/locations.js";
 import { makePrivateDir } from "../files/private.js";
+import { readCommandLine } from "./command-line.js";
 
-// dist/shim.cjs: what bin/tokenintel.js needs of the program, built from the same modules (as
-// dist/help.cjs is) rather than copied by hand into the shim.
+// dist/shim.cjs: all that bin/tokenintel.js does. CommonJS, as the bin file is (bin/package.json):
+// Node loads a CommonJS entry ~5 ms faster than an ES module, which is most of what `--version` and
+// `--help` cost. Those two are answered from small files the build writes (dist/version.cjs,
+// dist/help.cjs and the pages in dist/help.json); everything else loads an ES bundle: shell
+// completion (`__complete`, on every Tab) dist/complete.js, the token index reader alone, and
+// anything else the program, dist/cli.js.
 
-export { endOnOutputError } from "../files/stdout.js";
+type VersionBundle = typeof import("./version.js");
+type HelpBundle = typeof import("./help.js");
+
+/** Runs the command line `args` with the bundles in `dist`. */
+export function runShim(dist: string, args: readonly string[]): void {
+  const load = module.createRequire(join(dist, "shim.cjs"));
+  const line = readCommandLine(args);
+  try {
+    if (line.version === "plain") {
+      (load("./version.cjs") as VersionBundle).printVersion();
+      return;
+    }
+    if (line.helpPath !== undefined) {
+      const { printHelp } = load("./help.cjs") as HelpBundle;
+      if (printHelp(line.helpPath, join(dist, "help.json"))) return;
+    }
+  } catch (error) {
+    notBuilt(error, dist);
+  }
+  // undici parses HTTP with llhttp compiled to WebAssembly. On Node 20, V8 re-compiles it with its
+  // optimizing tier in the background, and a short-lived process then waits ~80 ms at exit for that
+  // job to finish; the baseline (Liftoff) code parses fast enough for this tool, so skip the
+  // tier-up there. Node 22 and later do not wait, and the flag (with node:v8) costs them ~12 ms.
+  if (Number.parseInt(process.versions.node, 10) < 22)
+    (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
+  enableCompileCache();
+  const bundle = join(dist, line.complete ? "complete.js" : "cli.js");
+  import(pathToFileURL(bundle).href).catch((error: unknown) => notBuilt(error, dist));
+}
+
+/** A bundle missing from dist/: one line saying how to build it, exit 1. Anything else is thrown. */
+function notBuilt(error: unknown, dist: string): never {
+  const e = error as { code?: string; url?: string; path?: string; message?: string } | undefined;
+  if (e?.code === "MODULE_NOT_FOUND" || e?.code === "ERR_MODULE_NOT_FOUND" || e?.code === "ENOENT") {
+    const where = String(e.url ? decodeURIComponent(e.url) : (e.path ?? e.message));
+    if (where.includes(dist)) {
+      process.stderr.write("tokenintel: not built yet; run 'npm run build' (npm install does it)\n");
+      process.exit(1);
+    }
+  }
+  throw error;
+}
+
+/** Node 22+'s compile cache, in a private folder (below); a folder that cannot be is not a reason to fail. */
+function enableCompileCache(): void {
+  const node = module as typeof module & { enableCompileCache?: (dir: string) => unknown };
+  if (typeof node.enableCompileCache !== "function") return;
+  try {
+    const dir = privateCompileCacheDir(process.env);
+    if (dir) node.enableCompileCache(dir);
+  } catch {
+    // A read-only cache directory is not a reason to fail.
+  }
+}
 
 /**
  * Node 22+ keeps compiled code between runs in a compile cache, and runs what it finds there. Its
@@ -14,7 +74,7 @@ export { endOnOutputError } from "../files/stdout.js";
  * and is used only when that folder and the one above it are private folders of the user's own
  * (the private-file module's rules). Undefined: run without the cache.
  */
-export function privateCompileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function privateCompileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const base = cacheDir(env);
   const dir = join(base, "node-compile-cache");
   try {
