@@ -1,8 +1,6 @@
 import module from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { cacheDir } from "../config/locations.js";
-import { makePrivateDir } from "../files/private.js";
 import { readCommandLine } from "./command-line.js";
 
 // dist/shim.cjs: all that bin/tokenintel.js does. CommonJS, as the bin file is (bin/package.json):
@@ -37,9 +35,13 @@ export function runShim(dist: string, args: readonly string[]): void {
   // tier-up there. Node 22 and later do not wait, and the flag (with node:v8) costs them ~12 ms.
   if (Number.parseInt(process.versions.node, 10) < 22)
     (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
-  enableCompileCache();
   const bundle = join(dist, line.complete ? "complete.js" : "cli.js");
-  import(pathToFileURL(bundle).href).catch((error: unknown) => notBuilt(error, dist));
+  // The compile cache's folder is checked by code bundled into this file but run only here (not
+  // for --version and --help), before the bundle loads.
+  import("./compile-cache.js")
+    .then(({ enableCompileCache }) => enableCompileCache())
+    .then(() => import(pathToFileURL(bundle).href))
+    .catch((error: unknown) => notBuilt(error, dist));
 }
 
 /** A bundle missing from dist/: one line saying how to build it, exit 1. Anything else is thrown. */
@@ -53,35 +55,4 @@ function notBuilt(error: unknown, dist: string): never {
     }
   }
   throw error;
-}
-
-/** Node 22+'s compile cache, in a private folder (below); a folder that cannot be is not a reason to fail. */
-function enableCompileCache(): void {
-  const node = module as typeof module & { enableCompileCache?: (dir: string) => unknown };
-  if (typeof node.enableCompileCache !== "function") return;
-  try {
-    const dir = privateCompileCacheDir(process.env);
-    if (dir) node.enableCompileCache(dir);
-  } catch {
-    // A read-only cache directory is not a reason to fail.
-  }
-}
-
-/**
- * Node 22+ keeps compiled code between runs in a compile cache, and runs what it finds there. Its
- * default folder, os.tmpdir()/node-compile-cache, may be made first by another user of the machine
- * who would then choose the code tokenintel runs. So the cache lives in tokenintel's cache folder,
- * and is used only when that folder and the one above it are private folders of the user's own
- * (the private-file module's rules). Undefined: run without the cache.
- */
-function privateCompileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
-  const base = cacheDir(env);
-  const dir = join(base, "node-compile-cache");
-  try {
-    makePrivateDir(base, "the cache folder");
-    makePrivateDir(dir, "the compile cache folder");
-    return dir;
-  } catch {
-    return undefined; // a folder that is not private, or cannot be made, is not a reason to fail
-  }
 }

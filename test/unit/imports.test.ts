@@ -209,8 +209,9 @@ describe("the layers", () => {
 const STDOUT = ["files/stdout.ts", "files/errors.ts"];
 const PRIVATE_FOLDERS = ["config/locations.ts", "files/private.ts", "files/errors.ts", "errors.ts"];
 const BUDGETS: Record<string, { files: string[]; packages: string[] }> = {
-  // On every run: the command line's reading, and the private folder of the compile cache.
-  "entry/shim.ts": { files: ["entry/command-line.ts", ...PRIVATE_FOLDERS], packages: ["env-paths"] },
+  // On every run, --version and --help too: the command line's reading (the compile cache's private
+  // folder is checked on demand, before a bundle loads).
+  "entry/shim.ts": { files: ["entry/command-line.ts"], packages: [] },
   // --version and --help: a write to stdout, the version, the help pages' renderer.
   "entry/version.ts": { files: [...STDOUT, "version.ts"], packages: [] },
   "entry/help.ts": { files: [...STDOUT, "help/render.ts"], packages: [] },
