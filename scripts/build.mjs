@@ -147,13 +147,14 @@ const result = await build({ ...options, plugins: [...options.plugins, await cor
 // `tokenintel --version` is answered from dist/version.cjs alone, without loading the program.
 // `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
 // from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
-// dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
-// failed write of the output ends), generated from src/files/ rather than copied into bin/.
+// dist/shim.cjs: the shim itself (src/entry/shim.ts; bin/tokenintel.js hands it the command line),
+// and dist/compile-cache.cjs, which it loads before a bundle (the compile cache's private folder).
 await build({
   entryPoints: {
     help: "src/entry/help.ts",
     version: "src/entry/version.ts",
     shim: "src/entry/shim.ts",
+    "compile-cache": "src/entry/compile-cache.ts",
   },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },

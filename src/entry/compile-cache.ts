@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { cacheDir } from "../config/locations.js";
 import { makePrivateDir } from "../files/private.js";
 
-// Node 22+'s compile cache, turned on by the shim (entry/shim.ts) before it loads a bundle.
+// dist/compile-cache.cjs: Node 22+'s compile cache, turned on by the shim (entry/shim.ts) before it
+// loads a bundle; a file of its own, so that --version and --help load none of it.
 
 /** Node 22+'s compile cache, in a private folder (below); a folder that cannot be is not a reason to fail. */
 export function enableCompileCache(): void {

@@ -6,12 +6,13 @@ import { readCommandLine } from "./command-line.js";
 // dist/shim.cjs: all that bin/tokenintel.js does. CommonJS, as the bin file is (bin/package.json):
 // Node loads a CommonJS entry ~5 ms faster than an ES module, which is most of what `--version` and
 // `--help` cost. Those two are answered from small files the build writes (dist/version.cjs,
-// dist/help.cjs and the pages in dist/help.json); everything else loads an ES bundle: shell
-// completion (`__complete`, on every Tab) dist/complete.js, the token index reader alone, and
-// anything else the program, dist/cli.js.
+// dist/help.cjs and the pages in dist/help.json); anything else turns on the compile cache
+// (dist/compile-cache.cjs) and loads an ES bundle: dist/complete.js for shell completion
+// (`__complete`, on every Tab: the token index reader alone), else the program, dist/cli.js.
 
 type VersionBundle = typeof import("./version.js");
 type HelpBundle = typeof import("./help.js");
+type CompileCacheBundle = typeof import("./compile-cache.js");
 
 /** Runs the command line `args` with the bundles in `dist`. */
 export function runShim(dist: string, args: readonly string[]): void {
@@ -36,12 +37,13 @@ export function runShim(dist: string, args: readonly string[]): void {
   if (Number.parseInt(process.versions.node, 10) < 22)
     (load("node:v8") as typeof import("node:v8")).setFlagsFromString("--liftoff-only");
   const bundle = join(dist, line.complete ? "complete.js" : "cli.js");
-  // The compile cache's folder is checked by code bundled into this file but run only here (not
-  // for --version and --help), before the bundle loads.
-  import("./compile-cache.js")
-    .then(({ enableCompileCache }) => enableCompileCache())
-    .then(() => import(pathToFileURL(bundle).href))
-    .catch((error: unknown) => notBuilt(error, dist));
+  try {
+    // dist/compile-cache.cjs: the private folder's checks, which --version and --help never load.
+    (load("./compile-cache.cjs") as CompileCacheBundle).enableCompileCache();
+  } catch (error) {
+    notBuilt(error, dist);
+  }
+  import(pathToFileURL(bundle).href).catch((error: unknown) => notBuilt(error, dist));
 }
 
 /** A bundle missing from dist/: one line saying how to build it, exit 1. Anything else is thrown. */
