@@ -12,11 +12,16 @@ export type HelpPart =
 /** The pages, by command path: "" is the program, "config set" a subcommand. */
 export type HelpPages = Record<string, HelpPart[]>;
 
-// Commander's layout: two spaces before a term, two between the term and its description, and no
-// wrapping in a column narrower than 40.
+// Commander's layout: two spaces before a term, two between the term and its description. On a
+// terminal too narrow for a description column of 40, the description goes under its term; the
+// program's commander help uses the same two functions (program.ts), so both print one page.
 const INDENT = "  ";
 const SPACER = "  ";
-const MIN_WIDTH_TO_WRAP = 40;
+const MIN_COLUMN = 40;
+/** Under a term, a description is indented this much. */
+const UNDER = "      ";
+/** Narrower than this, nothing is wrapped (the terminal does it). */
+const MIN_WIDTH_TO_WRAP = 20;
 
 /** A help page at a terminal width. */
 export function renderHelp(parts: readonly HelpPart[], width: number): string {
@@ -29,19 +34,23 @@ export function renderHelp(parts: readonly HelpPart[], width: number): string {
   return text;
 }
 
-function formatItem(term: string, termWidth: number, description: string, width: number): string {
+/** An option or command line: the term, then its description beside it, or under it when narrow. */
+export function formatItem(term: string, termWidth: number, description: string, width: number): string {
   if (!description) return INDENT + term;
   const column = width - termWidth - SPACER.length - INDENT.length;
   const preformatted = /\n[^\S\r\n]/.test(description);
-  const body =
-    column < MIN_WIDTH_TO_WRAP || preformatted
-      ? description
-      : wrap(description, column).replace(/\n/g, `\n${" ".repeat(termWidth + SPACER.length)}`);
+  if (column < MIN_COLUMN && !preformatted) {
+    const under = wrap(description, width - UNDER.length).replace(/\n/g, `\n${UNDER}`);
+    return `${INDENT}${term}\n${UNDER}${under}`;
+  }
+  const body = preformatted
+    ? description
+    : wrap(description, column).replace(/\n/g, `\n${" ".repeat(termWidth + SPACER.length)}`);
   return INDENT + term.padEnd(termWidth) + SPACER + body.replace(/\n/g, `\n${INDENT}`);
 }
 
 /** Breaks each line at whitespace so that none is wider than `width` (a longer word stays whole). */
-function wrap(text: string, width: number): string {
+export function wrap(text: string, width: number): string {
   if (width < MIN_WIDTH_TO_WRAP) return text;
   const out: string[] = [];
   for (const line of text.split(/\r\n|\n/)) {

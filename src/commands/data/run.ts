@@ -1,4 +1,5 @@
 import type { Shape } from "../../api/fields.js";
+import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import {
   firstRequest,
   type Progress,
@@ -10,16 +11,16 @@ import {
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
-import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import { ApiError, CliError, UsageError } from "../../errors.js";
+import { type Column, columnsForPaths } from "../../output/columns.js";
 import type { OutputFormat } from "../../flags/formats.js";
-import { type Column, columnForPath } from "../../output/columns.js";
 import { ProgressLine } from "../../output/progress.js";
+import type { SortSpec } from "../../query/records.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
-import type { SortSpec } from "../../query/records.js";
 import { chooseColumns, type DataCommandDefinition } from "./definition.js";
+import { FieldsSeen } from "./fields-seen.js";
 import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
 import { chooseFormat, warnTableOnly } from "./output.js";
@@ -35,6 +36,8 @@ export interface ParsedDataOptions {
   query: RecordQuery;
   format: OutputFormat;
   fields: string[] | undefined;
+  /** The named fields, looked for in the records (a field no record has is named). */
+  seen: FieldsSeen;
   payment: PaymentOptions | undefined;
   columns: (records: unknown[]) => Column[];
   sort: SortSpec | undefined;
@@ -101,13 +104,16 @@ export async function parseDataOptions(
     );
   }
   const format = await chooseFormat(ctx, opts);
+  // Fields the records may carry beyond their shape are looked for in them (fields-seen.ts).
+  const seen = new FieldsSeen(spec.name);
   const fields = checkPaths(
     "--fields",
     opts.fields === true ? undefined : opts.fields,
     spec.shape,
     spec.name,
+    seen,
   );
-  const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
+  const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name, seen) ?? fields;
   const payment = await paymentOptions(ctx, opts);
   const view = opts.view ?? spec.table.defaultView;
   const layout = spec.table.views[view];
@@ -118,21 +124,28 @@ export async function parseDataOptions(
   }
   // --columns picks the table's columns (--fields too, for every format); else the view's own.
   const columns = (records: unknown[]) => {
-    if (chosen) return chosen.map(columnForPath);
+    if (chosen) {
+      const shown = Object.values(spec.table.views).flatMap((v) => [
+        ...chooseColumns(v.columns, records),
+        ...chooseColumns(v.wide, records),
+      ]);
+      return columnsForPaths(chosen, shown);
+    }
     const base = chooseColumns(layout.columns, records);
     return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
   };
-  const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
+  const sort = parseSortFlag(opts.sort, spec.shape, spec.name, seen);
   // --watch with another format is refused below; no warning first.
   if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
-  const where = parseWhereFlags(opts.where, spec.shape, spec.name);
-  const filter = where
+  const where = parseWhereFlags(opts.where, spec.shape, spec.name, seen);
+  const matches = where
     ? await import("../../query/records.js").then(
         ({ matchesAll }) =>
           (record: unknown) =>
             matchesAll(record, where),
       )
     : undefined;
+  const filter = seen.looking ? seen.watching(matches) : matches;
   let watchMs: number | undefined;
   let watchStream = false;
   if (opts.watch !== undefined) {
@@ -161,6 +174,7 @@ export async function parseDataOptions(
   return {
     format,
     fields,
+    seen,
     payment,
     columns,
     sort,
@@ -260,11 +274,13 @@ export async function runDataCommand(
   // Streamed records are dropped once written: no reason to let the young generation grow.
   if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear()).catch(
+  const records = streamRecords(client, query, result);
+  await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
     (error: unknown) => {
       throw nameOtherGeneration(error, spec, query.endpoint.path);
     },
   );
+  for (const note of parsed.seen.notes()) ctx.io.warn(note);
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)

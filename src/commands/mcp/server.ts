@@ -253,7 +253,7 @@ async function dataAnswer(
     import("../data/path-flags.js"),
   ]);
   const parsed = await parseDataOptions(run, definition, opts as never);
-  const fields = checkPaths("fields", asked, definition.shape, definition.name);
+  const fields = checkPaths("fields", asked, definition.shape, definition.name, parsed.seen);
   const binding = bindingOf(call.tool.name, args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
@@ -295,7 +295,8 @@ async function dataAnswer(
               })
               .catch(() => {}),
   });
-  notes.push(...walk.notes);
+  parsed.seen.checkDeciding();
+  notes.push(...walk.notes, ...parsed.seen.notes());
   const shown = fields ?? compactFields(call.tool, definition, walk.records);
   const held = shown.filter((path) => walk.records.some((r) => getPath(r, path) !== undefined));
   const records = walk.records.map((r) => forAgent(pickPaths(r, shown)));
