@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
-import { asciiLocale, toAscii, writeNumbersForAscii } from "./output/charset.js";
+import { asciiLocale, toAscii, writeNumbersForAscii } from "./terminal/charset.js";
 import { escapeForTerminal, sanitizeInline } from "./terminal/sanitize.js";
 import { redactSecrets, type SecretForms, secretForms } from "./terminal/secrets.js";
 export type ColorMode = "auto" | "always" | "never";
