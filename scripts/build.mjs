@@ -1,4 +1,4 @@
-// Bundles src/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
+// Bundles src/entry/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
 // dependencies load only when a run needs them.
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
@@ -103,7 +103,7 @@ const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 const options = {
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
-  entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
+  entryPoints: { cli: "src/entry/cli.ts", complete: "src/entry/complete.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -129,13 +129,14 @@ const result = await build({ ...options, plugins: [...options.plugins, await cor
 // `tokenintel --version` is answered from dist/version.cjs alone, without loading the program.
 // `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
 // from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
-// dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
-// failed write of the output ends), generated from src/files/ rather than copied into bin/.
+// dist/shim.cjs: the shim itself (src/entry/shim.ts; bin/tokenintel.js hands it the command line),
+// and dist/compile-cache.cjs, which it loads before a bundle (the compile cache's private folder).
 await build({
   entryPoints: {
-    help: "src/help/fast.ts",
-    version: "src/help/fast-version.ts",
-    shim: "src/files/shim.ts",
+    help: "src/entry/help.ts",
+    version: "src/entry/version.ts",
+    shim: "src/entry/shim.ts",
+    "compile-cache": "src/entry/compile-cache.ts",
   },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },

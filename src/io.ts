@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
-import { asciiLocale, toAscii, writeNumbersForAscii } from "./output/charset.js";
-import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
-import { redactSecrets, type SecretForms, secretForms } from "./output/secrets.js";
+import { asciiLocale, toAscii, writeNumbersForAscii } from "./terminal/charset.js";
+import { escapeForTerminal, sanitizeInline } from "./terminal/sanitize.js";
+import { redactSecrets, type SecretForms, secretForms } from "./terminal/secrets.js";
 export type ColorMode = "auto" | "always" | "never";
 
 /** The most standard input a command reads (a list, a question, a body): as much as an @file. */
@@ -170,7 +170,7 @@ export class IO {
   async outJson(text: string, lines = false): Promise<void> {
     const color = this.color && (this.stdoutIsTTY || this.colorAlways);
     if (!this.stdoutIsTTY && !color) return this.out(text);
-    const { formatJsonForTerminal } = await import("./output/json-terminal.js");
+    const { formatJsonForTerminal } = await import("./terminal/json.js");
     const shown = formatJsonForTerminal(text, { indent: this.stdoutIsTTY && !lines, color });
     return this.out(shown ?? escapeForTerminal(text));
   }

@@ -1,12 +1,10 @@
+import { MAX_SELECTOR_ITEMS } from "../contract/api.js";
 import { type IdentityPart, identityOf } from "../contract/identity.js";
 import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
 import { Delivery } from "./delivery.js";
 import { type Endpoint, fetchPage, type Page, PageCeilingError, type PageWalk, walkPages } from "./pager.js";
 import { inOrder } from "./window.js";
-
-/** The most items one selector list may carry in one request (spec §8). */
-export const MAX_SELECTOR_ITEMS = 30;
 
 export type { SelectorKind } from "../contract/endpoints.js";
 

@@ -1,8 +1,8 @@
 import { Agent, type Dispatcher } from "undici";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "../contract/limits.js";
 import { ApiError, CliError, InterruptedError, NetworkError } from "../errors.js";
 import { JsonDepthError, parseJson } from "../json/exact.js";
 import { formatDuration } from "../text.js";
-import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
 import { assertSameOrigin, redactUrl } from "./urls.js";
 
 // One HTTP exchange on the run's keep-alive pool: a timeout per attempt, a body read within its

@@ -72,18 +72,3 @@ export function wrap(text: string, width: number): string {
   }
   return out.join("\n");
 }
-
-/**
- * The help page a command line asks for, when it asks for nothing else: `--help` or `-h` after a
- * command path, `help` before a command's name, or no arguments at all. Undefined for anything the program
- * must read itself (global options, unknown commands, `help` with an unknown word).
- */
-export function helpPageFor(args: readonly string[], pages: HelpPages): HelpPart[] | undefined {
-  let path: readonly string[];
-  if (args.length === 0) path = [];
-  else if (args[0] === "help" && args.length <= 2) path = args.slice(1);
-  else if (args.at(-1) === "--help" || args.at(-1) === "-h") path = args.slice(0, -1);
-  else return undefined;
-  if (path.some((word) => word.startsWith("-"))) return undefined;
-  return Object.hasOwn(pages, path.join(" ")) ? pages[path.join(" ")] : undefined;
-}

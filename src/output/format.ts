@@ -1,7 +1,7 @@
 import { LosslessNumber } from "../json/exact.js";
 import { numberToPlain, roundDecimal, toPlainDecimal } from "../numbers/decimal.js";
-import { numbersForAscii } from "./charset.js";
-import { sanitizeInline } from "./sanitize.js";
+import { numbersForAscii } from "../terminal/charset.js";
+import { sanitizeInline } from "../terminal/sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
 // float that would print 0.00 or 1e-7.

@@ -1,6 +1,7 @@
 import { Chalk, type ChalkInstance } from "chalk";
 import { identityOf } from "../contract/identity.js";
 import type { IO } from "../io.js";
+import { sanitizeInline } from "../terminal/sanitize.js";
 import {
   type Cell,
   type Column,
@@ -10,7 +11,6 @@ import {
   isNumeric,
   type Tone,
 } from "./columns.js";
-import { sanitizeInline } from "./sanitize.js";
 import { fitToWidth, naturalWidths, SEPARATORS } from "./table-widths.js";
 import { padEndWidth, padStartWidth, truncateWidth } from "./width.js";
 import type { WrapCell } from "./wrap.js";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { settingNames } from "../../src/config/settings-table.js";
+import { settingNames } from "../../src/flags/settings-table.js";
 import { run, tempDir } from "./helpers.js";
 
 // Issue 22 item 14: `config --help` missed pay-network and pushed its description out of line.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { asciiLocale, toAscii } from "../../src/output/charset.js";
 import { displayWidth } from "../../src/output/width.js";
+import { asciiLocale, toAscii } from "../../src/terminal/charset.js";
 
 describe("the terminal's character set", () => {
   it("is ASCII when the first locale variable set is not UTF-8", () => {

@@ -135,7 +135,7 @@ export async function whereFilter(
 ): Promise<((record: unknown) => boolean) | undefined> {
   const where = parseWhereFlags(opts.where, spec.shape, spec.name, seen);
   const matches = where
-    ? await import("../../output/where.js").then(
+    ? await import("../../query/records.js").then(
         ({ matchesAll }) =>
           (record: unknown) =>
             matchesAll(record, where),

@@ -1,8 +1,8 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
 import { closest } from "../../help/hints.js";
-import type { SortSpec } from "../../output/sort.js";
-import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
+import type { SortSpec } from "../../query/records.js";
+import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../query/records.js";
 import type { FieldsSeen } from "./fields-seen.js";
 
 // Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of

@@ -1,5 +1,4 @@
 import type { Shape } from "../../api/fields.js";
-import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import {
   firstRequest,
   type Progress,
@@ -9,14 +8,15 @@ import {
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
+import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import { ApiError, CliError } from "../../errors.js";
+import type { OutputFormat } from "../../flags/formats.js";
 import type { Column } from "../../output/columns.js";
-import type { OutputFormat } from "../../output/formats.js";
 import { ProgressLine } from "../../output/progress.js";
-import type { SortSpec } from "../../output/sort.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
+import type { SortSpec } from "../../query/records.js";
 import type { DataCommandDefinition } from "./definition.js";
 import { FieldsSeen } from "./fields-seen.js";
 import {

@@ -1,7 +1,7 @@
 import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
 import { formatPercent, toDecimalNumber } from "../../output/format.js";
-import { sanitizeInline } from "../../output/sanitize.js";
 import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
 import { type Label, type Metric, metricOf, percentAxis } from "./axis.js";
 import { axisStep, drawChart, type Point, resample, widestLabel } from "./chart.js";
 import type { HistorySeries } from "./run.js";

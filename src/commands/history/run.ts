@@ -1,8 +1,8 @@
 import type { ApiClient, Query } from "../../api/client.js";
-import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import { ApiError, CliError, InterruptedError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { stringifyJson } from "../../json/exact.js";

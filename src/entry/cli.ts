@@ -1,12 +1,13 @@
 import { CommanderError } from "commander";
-import type { Context } from "./context.js";
-import { CliError, ExitCode, UsageError } from "./errors.js";
-import { describeFsError } from "./files/errors.js";
-import { GLOBAL_FLAGS } from "./flags/global.js";
-import { type Flag, valueFlagNames } from "./flags/table.js";
-import { IO } from "./io.js";
-import { sanitizeBlock } from "./output/sanitize.js";
-import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
+import type { Context } from "../context.js";
+import { CliError, ExitCode, UsageError } from "../errors.js";
+import { describeFsError } from "../files/errors.js";
+import { GLOBAL_FLAGS } from "../flags/global.js";
+import { type Flag, valueFlagNames } from "../flags/table.js";
+import { IO } from "../io.js";
+import { buildProgram, COMMANDS, fullProgram, HIDDEN_COMMANDS } from "../program.js";
+import { sanitizeBlock } from "../terminal/sanitize.js";
+import { readCommandLine, type Word } from "./command-line.js";
 
 // The entry point: reads the command line, validates the global flags before any command runs,
 // runs the command, and maps whatever happened to one line and an exit code. The only
@@ -31,33 +32,23 @@ function closeContext(): Promise<void> {
 async function contextFor(argv: readonly string[], cmd: import("commander").Command): Promise<Context> {
   if (context) return context;
   const [{ parseFlags }, { Context }] = await Promise.all([
-    import("./flags/parse.js"),
-    import("./context.js"),
+    import("../flags/parse.js"),
+    import("../context.js"),
   ]);
   const globals = parseFlags(GLOBAL_FLAGS, cmd.optsWithGlobals());
   if (globals.color === false) io.setColorMode("never");
   else if (globals.color !== undefined) io.setColorMode(globals.color);
   if (globals.pager === false) io.pagerEnabled = false;
-  context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`);
+  context = new Context(io, globals, abort.signal, `tokenintel ${argv.slice(2).join(" ")}`, fullProgram);
   return context;
 }
 
+/** The global options that take a value (`--timeout 5s`): the command line's reader skips the value. */
+const TAKES_VALUE: ReadonlySet<string> = new Set(valueFlagNames(GLOBAL_FLAGS));
+
 /** The words of the line that are not global options or their values, with their places in argv. */
-function commandWords(argv: readonly string[]): Array<{ word: string; at: number }> {
-  const takesValue = new Set(valueFlagNames(GLOBAL_FLAGS));
-  for (let i = 2; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") return i + 1 < argv.length ? [{ word: argv[i + 1]!, at: i + 1 }] : [];
-    if (arg.startsWith("-")) {
-      if (!arg.includes("=") && takesValue.has(arg)) i++;
-      continue;
-    }
-    const words: Array<{ word: string; at: number }> = [];
-    for (let j = i; j < argv.length; j++)
-      if (!argv[j]!.startsWith("-")) words.push({ word: argv[j]!, at: j });
-    return words;
-  }
-  return [];
+function commandWords(argv: readonly string[]): Word[] {
+  return readCommandLine(argv.slice(2), TAKES_VALUE).words.map(({ word, at }) => ({ word, at: at + 2 }));
 }
 
 /**
@@ -104,7 +95,7 @@ function onlyGlobalOptions(words: readonly string[]): boolean {
 
 /** The commands that take an option (loaded only to word a usage error). */
 async function commandsTaking(option: string): Promise<string[]> {
-  const { longName } = await import("./flags/table.js");
+  const { longName } = await import("../flags/table.js");
   const out: string[] = [];
   for (const [name, load] of Object.entries(COMMANDS)) {
     if (HIDDEN_COMMANDS.has(name)) continue;
@@ -126,7 +117,7 @@ async function report(error: unknown): Promise<number> {
     )
       return ExitCode.ok;
     if (commanderMessage !== undefined && programForHints) {
-      const { usageLine } = await import("./help/hints.js");
+      const { usageLine } = await import("../help/hints.js");
       io.err(
         `tokenintel: ${await usageLine(commanderMessage, { args: argsForHints, program: programForHints, commandsTaking })}`,
       );
@@ -153,11 +144,8 @@ function writeStack(stack: string): void {
 
 /** `--version --verbose` (in either order, or -V -v) is the long form of `version --verbose`. */
 function verboseVersion(argv: string[]): string[] {
-  const args = new Set(argv.slice(2));
-  const version = args.has("--version") || args.has("-V");
-  const verbose = args.has("--verbose") || args.has("-v");
-  const only = [...args].every((a) => ["--version", "-V", "--verbose", "-v"].includes(a));
-  return version && verbose && only ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
+  const verbose = readCommandLine(argv.slice(2)).version === "verbose";
+  return verbose ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
 }
 
 async function main(commandLine: string[]): Promise<void> {
