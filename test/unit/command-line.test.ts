@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readCommandLine } from "../../src/entry/command-line.js";
+import { v8Flags } from "../../src/entry/shim.js";
 
 // The one reading of the command line before anything loads (src/entry/command-line.ts): what the
 // shim starts, and which command the program loads. The help pages' cases are in help-render.test.ts.
@@ -55,5 +56,23 @@ describe("what the shim answers", () => {
   it("__complete first is shell completion, anywhere else a word", () => {
     expect(readCommandLine(["__complete", "token", "pe"]).complete).toBe(true);
     expect(readCommandLine(["market", "__complete"]).complete).toBe(false);
+  });
+});
+
+describe("the V8 flags the shim sets before the program runs", () => {
+  it("a line asks for NDJSON with --ndjson, -o ndjson, --output ndjson or --output=ndjson", () => {
+    for (const args of [["--ndjson"], ["-o", "ndjson"], ["--output", "ndjson"], ["--output=ndjson"]])
+      expect(readCommandLine(["market", "-c", "base", ...args]).ndjson, args.join(" ")).toBe(true);
+    for (const args of [["--json"], ["-o", "json"], ["--tickers", "ndjson"], ["-o"]])
+      expect(readCommandLine(["market", ...args]).ndjson, args.join(" ")).toBe(false);
+  });
+
+  it("Liftoff only on Node 20; a stream's young generation held at its size, Maglev off from 24", () => {
+    expect(v8Flags(20, false)).toBe("--liftoff-only");
+    expect(v8Flags(22, false)).toBe("");
+    expect(v8Flags(20, true)).toBe("--liftoff-only --semi-space-growth-factor=1");
+    expect(v8Flags(22, true)).toBe("--semi-space-growth-factor=1");
+    expect(v8Flags(24, true)).toBe("--semi-space-growth-factor=1 --no-maglev");
+    expect(v8Flags(26, false)).toBe("");
   });
 });
