@@ -3,7 +3,7 @@ import { isatty } from "node:tty";
 import { writeOutSync } from "../files/stdout.js";
 import { type HelpPages, type HelpPart, renderHelp } from "../help/render.js";
 
-// dist/help.cjs: what the shim loads for a help request, alone (no program, no commander).
+// A help request, answered by the shim (entry/shim.ts) without the program or commander.
 
 /** The page for a command path ("" the program's, "config set"); undefined for a path without one. */
 export function helpPage(path: string | undefined, pages: HelpPages): HelpPart[] | undefined {
