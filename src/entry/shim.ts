@@ -23,7 +23,11 @@ export function runShim(dist: string, args: readonly string[]): void {
       printVersion();
       return;
     }
-    if (line.helpPath !== undefined && printHelp(line.helpPath, join(dist, "help.json"))) return;
+    if (
+      line.helpPath !== undefined &&
+      printHelp(line.helpPath, join(dist, "help.json"), () => helpWidth(load))
+    )
+      return;
   } catch (error) {
     notBuilt(error, dist);
   }
@@ -41,6 +45,15 @@ export function runShim(dist: string, args: readonly string[]): void {
     notBuilt(error, dist);
   }
   import(pathToFileURL(bundle).href).catch((error: unknown) => notBuilt(error, dist));
+}
+
+/**
+ * commander's width for help: the terminal's when stdout is one, else 80. node:tty is loaded only
+ * here (--version never needs it), and process.stdout is made only for a terminal's width.
+ */
+function helpWidth(load: NodeJS.Require): number {
+  const { isatty } = load("node:tty") as typeof import("node:tty");
+  return (isatty(1) ? process.stdout.columns : undefined) ?? 80;
 }
 
 /** A bundle missing from dist/: one line saying how to build it, exit 1. Anything else is thrown. */
