@@ -126,15 +126,12 @@ const options = {
   logLevel: "warning",
 };
 const result = await build({ ...options, plugins: [...options.plugins, await coreChunk(options)] });
-// `tokenintel --version` is answered from dist/version.cjs alone, without loading the program.
-// `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
-// from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
-// dist/shim.cjs: the shim itself (src/entry/shim.ts; bin/tokenintel.js hands it the command line),
-// and dist/compile-cache.cjs, which it loads before a bundle (the compile cache's private folder).
+// dist/shim.cjs: the shim (src/entry/shim.ts; bin/tokenintel.js hands it the command line), which
+// answers `tokenintel --version` and `--help` without loading the program: a help page is one of
+// dist/help.json (written below, from the program), wrapped at the terminal's width. CommonJS, like
+// the bin file. dist/compile-cache.cjs: what it loads before a bundle (the compile cache's folder).
 await build({
   entryPoints: {
-    help: "src/entry/help.ts",
-    version: "src/entry/version.ts",
     shim: "src/entry/shim.ts",
     "compile-cache": "src/entry/compile-cache.ts",
   },

@@ -23,8 +23,6 @@ const REQUIRED = [
   "bin/package.json",
   "dist/shim.cjs",
   "dist/cli.js",
-  "dist/version.cjs",
-  "dist/help.cjs",
   "dist/help.json",
   "dist/THIRD_PARTY_NOTICES",
   "dist/tokenintel.1",

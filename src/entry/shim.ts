@@ -2,16 +2,16 @@ import module from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readCommandLine } from "./command-line.js";
+import { printHelp } from "./help.js";
+import { printVersion } from "./version.js";
 
 // dist/shim.cjs: all that bin/tokenintel.js does. CommonJS, as the bin file is (bin/package.json):
 // Node loads a CommonJS entry ~5 ms faster than an ES module, which is most of what `--version` and
-// `--help` cost. Those two are answered from small files the build writes (dist/version.cjs,
-// dist/help.cjs and the pages in dist/help.json); anything else turns on the compile cache
-// (dist/compile-cache.cjs) and loads an ES bundle: dist/complete.js for shell completion
-// (`__complete`, on every Tab: the token index reader alone), else the program, dist/cli.js.
+// `--help` cost. Those two are answered here, with the pages the build wrote to dist/help.json;
+// anything else turns on the compile cache (dist/compile-cache.cjs) and loads an ES bundle:
+// dist/complete.js for shell completion (`__complete`, on every Tab: the token index reader
+// alone), else the program, dist/cli.js.
 
-type VersionBundle = typeof import("./version.js");
-type HelpBundle = typeof import("./help.js");
 type CompileCacheBundle = typeof import("./compile-cache.js");
 
 /** Runs the command line `args` with the bundles in `dist`. */
@@ -20,13 +20,14 @@ export function runShim(dist: string, args: readonly string[]): void {
   const line = readCommandLine(args);
   try {
     if (line.version === "plain") {
-      (load("./version.cjs") as VersionBundle).printVersion();
+      printVersion();
       return;
     }
-    if (line.helpPath !== undefined) {
-      const { printHelp } = load("./help.cjs") as HelpBundle;
-      if (printHelp(line.helpPath, join(dist, "help.json"))) return;
-    }
+    if (
+      line.helpPath !== undefined &&
+      printHelp(line.helpPath, join(dist, "help.json"), () => helpWidth(load))
+    )
+      return;
   } catch (error) {
     notBuilt(error, dist);
   }
@@ -65,6 +66,15 @@ export function v8Flags(major: number, streams: boolean): string {
   ]
     .filter(Boolean)
     .join(" ");
+}
+
+/**
+ * commander's width for help: the terminal's when stdout is one, else 80. node:tty is loaded only
+ * here (--version never needs it), and process.stdout is made only for a terminal's width.
+ */
+function helpWidth(load: NodeJS.Require): number {
+  const { isatty } = load("node:tty") as typeof import("node:tty");
+  return (isatty(1) ? process.stdout.columns : undefined) ?? 80;
 }
 
 /** A bundle missing from dist/: one line saying how to build it, exit 1. Anything else is thrown. */

@@ -1,7 +1,7 @@
 import { writeOutSync } from "../files/stdout.js";
 import { VERSION } from "../version.js";
 
-// dist/version.cjs: `tokenintel --version` (and -V), answered by the shim without the program.
+// `tokenintel --version` (and -V), answered by the shim (entry/shim.ts) without the program.
 
 export function printVersion(): void {
   writeOutSync(`${VERSION}\n`);
