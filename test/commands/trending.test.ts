@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // `tokenintel trending` end to end: the built binary against the sandbox (documented shape: the
 // symbol and figures at the top level), and against a server that sends another plausible shape.
