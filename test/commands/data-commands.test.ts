@@ -5,7 +5,7 @@ import type { SandboxServer } from "../../src/sandbox/server.js";
 import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
 import { run } from "./harness.js";
 
-// The data commands end to end: the built binary against the sandbox on a free port.
+// The data commands run in-process through run() against the sandbox on a free port.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
 const servers = useServers();
