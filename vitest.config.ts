@@ -18,7 +18,7 @@ export default defineConfig({
       {
         extends: true,
         // Runs through run() (test/commands/harness.ts) load the program once a worker, not once a
-        // file: each run leaves no state behind (src/run.ts), so the files share their modules
+        // file: each run leaves no state behind (src/entry/run.ts), so the files share their modules
         // (test/commands: 137 s -> 57 s on the loaded machine, half the CPU).
         test: {
           name: "commands",

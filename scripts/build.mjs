@@ -1,4 +1,4 @@
-// Bundles src/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
+// Bundles src/entry/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
 // dependencies load only when a run needs them.
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
+import { undiciPublic } from "./undici-public.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
 // node:tls (~20 ms at every start). tokenintel never negotiates HTTP/2 (allowH2 is off), so the
@@ -42,25 +43,6 @@ const lazyChildProcess = {
     b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
       contents:
         'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
-      loader: "js",
-    }));
-  },
-};
-
-// undici requires node:assert at load time (~3 ms on every line, with the assertion-error and
-// call-tracker modules it brings) and calls it only as assert(condition), which passes when the
-// condition holds. A function that loads the module only when a condition fails (to throw its
-// AssertionError) stands in for it.
-const lazyAssert = {
-  name: "lazy-undici-assert",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?assert$/ }, (args) => {
-      if (!args.importer.includes(`${sep}undici${sep}`)) return undefined;
-      return { path: "assert", namespace: "lazy-assert" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-assert" }, () => ({
-      contents:
-        'let real;\nconst load = () => (real ??= require("node:assert"));\nmodule.exports = new Proxy(function assert() {}, {\n  apply: (_, self, args) => (args[0] ? undefined : load().apply(self, args)),\n  get: (_, key) => load()[key],\n});\n',
       loader: "js",
     }));
   },
@@ -121,7 +103,7 @@ const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 const options = {
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
-  entryPoints: { cli: "src/cli.ts", complete: "src/commands/complete/main.ts" },
+  entryPoints: { cli: "src/entry/cli.ts", complete: "src/entry/complete.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -139,7 +121,7 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [lazyHttp2, lazyChildProcess, lazyAssert, noOptionalNatives, ownStringWidth, nodePrefix],
+  plugins: [undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix],
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
@@ -147,13 +129,14 @@ const result = await build({ ...options, plugins: [...options.plugins, await cor
 // `tokenintel --version` is answered from dist/version.cjs alone, without loading the program.
 // `--help` too: the shim loads dist/help.cjs, which wraps a page of dist/help.json (written below,
 // from the program) at the terminal's width. CommonJS, like the shim, and nothing else in it.
-// dist/shim.cjs: what the shim needs of the program (private folders for the compile cache, how a
-// failed write of the output ends), generated from src/files/ rather than copied into bin/.
+// dist/shim.cjs: the shim itself (src/entry/shim.ts; bin/tokenintel.js hands it the command line),
+// and dist/compile-cache.cjs, which it loads before a bundle (the compile cache's private folder).
 await build({
   entryPoints: {
-    help: "src/help/fast.ts",
-    version: "src/help/fast-version.ts",
-    shim: "src/files/shim.ts",
+    help: "src/entry/help.ts",
+    version: "src/entry/version.ts",
+    shim: "src/entry/shim.ts",
+    "compile-cache": "src/entry/compile-cache.ts",
   },
   outdir: "dist",
   outExtension: { ".js": ".cjs" },

@@ -49,7 +49,7 @@ export async function coreChunk(options) {
 
   // The core: what the program reaches from cli.ts without entering a heavy module's import().
   const core = new Set();
-  const queue = ["src/cli.ts"];
+  const queue = ["src/entry/cli.ts"];
   while (queue.length) {
     const path = queue.pop();
     if (core.has(path) || !inputs[path]) continue;
@@ -65,7 +65,9 @@ export async function coreChunk(options) {
   // The modules that load the core: cli.ts and every module outside it that some import() loads
   // (not the completion entry: it must stay small, it runs on every Tab).
   const loaders = new Set(
-    [...dynamic, "src/cli.ts"].filter((p) => p === "src/cli.ts" || (p.startsWith("src/") && !core.has(p))),
+    [...dynamic, "src/entry/cli.ts"].filter(
+      (p) => p === "src/entry/cli.ts" || (p.startsWith("src/") && !core.has(p)),
+    ),
   );
 
   return {

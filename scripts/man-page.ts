@@ -1,7 +1,7 @@
 import type { Command, Help, Option } from "commander";
 import type { CommandModule } from "../src/commands/command.js";
-import { settingEnvironment } from "../src/config/settings-table.js";
 import { ExitCode } from "../src/errors.js";
+import { settingEnvironment } from "../src/flags/settings-table.js";
 import { preformatted, reflow } from "../src/help/notes.js";
 import { COMMANDS, fullProgram } from "../src/program.js";
 

@@ -21,6 +21,7 @@ const REQUIRED = [
   "CHANGELOG.md",
   "bin/tokenintel.js",
   "bin/package.json",
+  "dist/shim.cjs",
   "dist/cli.js",
   "dist/version.cjs",
   "dist/help.cjs",

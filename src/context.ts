@@ -52,6 +52,11 @@ export interface RunContext {
 /** How long a run that ends waits for the answers to payments already sent. */
 const PAYMENT_DRAIN_MS = 5_000;
 
+/** A context made without the program (a test's, or a second one beside the run's) has none to give. */
+function noProgram(): Promise<Command> {
+  return Promise.reject(new Error("this context was made without the program"));
+}
+
 /** The real context of one run of the program. */
 export class Context implements RunContext {
   readonly settings: Settings;
@@ -67,6 +72,8 @@ export class Context implements RunContext {
     readonly globals: GlobalOptions,
     readonly signal: AbortSignal,
     readonly commandLine = "tokenintel",
+    /** The whole program (cli.ts hands it in): this file sits below the program and never imports it. */
+    private readonly wholeProgram: () => Promise<Command> = noProgram,
   ) {
     this.settings = new Settings(globals, io.env);
     io.quiet = Boolean(globals.quiet);
@@ -84,7 +91,7 @@ export class Context implements RunContext {
     this.cachePromise ??= (async () => {
       const [{ ResponseCache, responseCacheDir }, { DEFAULT_MAX_BODY_BYTES }] = await Promise.all([
         import("./cache/responses.js"),
-        import("./api/limits.js"),
+        import("./contract/limits.js"),
       ]);
       return new ResponseCache({
         dir: responseCacheDir(this.io.env),
@@ -187,9 +194,8 @@ export class Context implements RunContext {
     );
   }
 
-  async program(): Promise<Command> {
-    const { fullProgram } = await import("./program.js");
-    return fullProgram();
+  program(): Promise<Command> {
+    return this.wholeProgram();
   }
 
   /** Ends the run: says what was paid, if anything; closes connections and the sandbox. */

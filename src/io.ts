@@ -1,9 +1,9 @@
 import type { ChildProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { InterruptedError, UsageError } from "./errors.js";
-import { escapeForTerminal, sanitizeInline } from "./output/sanitize.js";
-import { redactSecrets, type SecretForms, secretForms } from "./output/secrets.js";
-
+import { asciiLocale, toAscii, writeNumbersForAscii } from "./terminal/charset.js";
+import { escapeForTerminal, sanitizeInline } from "./terminal/sanitize.js";
+import { redactSecrets, type SecretForms, secretForms } from "./terminal/secrets.js";
 export type ColorMode = "auto" | "always" | "never";
 
 /** The most standard input a command reads (a list, a question, a body): as much as an @file. */
@@ -46,6 +46,9 @@ export class IO {
   pagerEnabled = true;
   /** The pager showing the output now, if any: Ctrl-C is its own (less stays open) while it runs. */
   private pager: ChildProcess | undefined;
+  /** A terminal whose locale is not UTF-8: drawing symbols are written as ASCII (output/charset.ts). */
+  private readonly stdoutAscii: boolean;
+  private readonly stderrAscii: boolean;
   /** Called once when the reader of stdout goes away; the CLI ends the run quietly. */
   onStdoutClosed: () => void = () => {};
   /** Called once when stdout fails otherwise (a full disk: ENOSPC); the CLI says so and exits 1. */
@@ -65,6 +68,10 @@ export class IO {
     this.stdoutIsTTY = forceTTY || Boolean((this.stdout as { isTTY?: boolean }).isTTY);
     this.stderrIsTTY = forceTTY || Boolean((this.stderr as { isTTY?: boolean }).isTTY);
     this.color = decideColor(options.color ?? "auto", env, this.stdoutIsTTY);
+    const ascii = asciiLocale(env);
+    this.stdoutAscii = ascii && this.stdoutIsTTY;
+    this.stderrAscii = ascii && this.stderrIsTTY;
+    writeNumbersForAscii(this.stdoutAscii);
     this.colorAlways = options.color === "always";
     this.stdout.on?.("error", (error: NodeJS.ErrnoException) => {
       // The reader went away (`| head -1`): stop writing, end quietly.
@@ -131,9 +138,18 @@ export class IO {
   async out(chunk: string): Promise<void> {
     if (this.stdoutClosed) return;
     // Redacted too: a server that echoes the key must not get it into a pipe, a log or a screen.
-    if (!this.stdout.write(this.redact(chunk))) {
+    if (!this.stdout.write(this.forStdout(this.redact(chunk)))) {
       await new Promise<void>((resolve) => this.stdout.once("drain", resolve));
     }
+  }
+
+  private forStdout(text: string): string {
+    return this.stdoutAscii ? toAscii(text) : text;
+  }
+
+  /** Text for stderr as the terminal there can show it. */
+  forStderr(text: string): string {
+    return this.stderrAscii ? toAscii(text) : text;
   }
 
   /**
@@ -154,7 +170,7 @@ export class IO {
   async outJson(text: string, lines = false): Promise<void> {
     const color = this.color && (this.stdoutIsTTY || this.colorAlways);
     if (!this.stdoutIsTTY && !color) return this.out(text);
-    const { formatJsonForTerminal } = await import("./output/json-terminal.js");
+    const { formatJsonForTerminal } = await import("./terminal/json.js");
     const shown = formatJsonForTerminal(text, { indent: this.stdoutIsTTY && !lines, color });
     return this.out(shown ?? escapeForTerminal(text));
   }
@@ -205,7 +221,7 @@ export class IO {
         child.once("close", (code, signal) => resolve({ code, signal }));
         // The pager closing its input early (the user pressed q) is the reader being done: not an error.
         child.stdin!.on("error", () => {});
-        child.stdin!.end(this.redact(text));
+        child.stdin!.end(this.forStdout(this.redact(text)));
       });
     } finally {
       // A Ctrl-C typed while the pager ran reached tokenintel too, and may be read in the same
@@ -227,7 +243,7 @@ export class IO {
   /** One line to stderr, redacted and stripped of control characters. */
   err(line: string): void {
     // Redacted before and after: stripping a control character must not join a key back together.
-    this.stderr.write(`${this.redact(sanitizeInline(this.redact(line)))}\n`);
+    this.stderr.write(`${this.forStderr(this.redact(sanitizeInline(this.redact(line))))}\n`);
   }
 
   /** Says nothing but errors and warnings on stderr (--quiet). */

@@ -5,6 +5,7 @@ import { GLOBAL_FLAGS } from "./flags/global.js";
 import { addArgument, addFlags } from "./flags/table.js";
 
 import { reflow, wrapNotes } from "./help/notes.js";
+import { formatItem, wrap } from "./help/render.js";
 import { VERSION } from "./version.js";
 
 // The commander program, built from the command modules. Only the command being run is loaded and
@@ -61,7 +62,13 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
     )
     .version(VERSION, "-V, --version", "print the version")
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      sortSubcommands: false,
+      // The layout of the pre-rendered pages (help/render.ts), at any width.
+      formatItem: (term, termWidth, description, helper) =>
+        formatItem(term, termWidth, description, helper.helpWidth ?? 80),
+      boxWrap: (text, width) => wrap(text, width),
+    })
     .exitOverride()
     .configureOutput({
       writeOut: write.out,
@@ -81,6 +88,18 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
     if (module) defineCommand(cmd, module, options.contextFor);
   }
   return program;
+}
+
+/**
+ * A command's page names the global options after its own options and subcommands, in one
+ * paragraph, as gh names inherited flags; `tokenintel --help` describes them.
+ */
+function globalsBriefly(cmd: Command, helper: Help): string {
+  const names: string[] = [];
+  for (let parent = cmd.parent; parent; parent = parent.parent)
+    for (const o of parent.options) if (!o.hidden && o.long) names.push(o.long);
+  const line = `Global options (described in 'tokenintel --help'): ${names.join(", ")}`;
+  return `\n${helper.boxWrap(line, helper.helpWidth ?? 80)}\n`;
 }
 
 /** Every command defined in full, runnable by none: for completion scripts and the man page. */
@@ -106,7 +125,7 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
   cmd.configureHelp({
     ...cmd.configureHelp(),
     formatHelp: (c: Command, helper: Help) =>
-      `${Help.prototype.formatHelp.call(helper, c, helper)}${examples}${
+      `${Help.prototype.formatHelp.call(helper, c, helper)}${globalsBriefly(c, helper)}${examples}${
         notes ? `\n${wrapNotes(notes, (line) => helper.boxWrap(line, helper.helpWidth ?? 80))}\n` : ""
       }`,
   });

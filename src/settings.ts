@@ -1,20 +1,20 @@
 import { join } from "node:path";
 import type { ConfigKey } from "./config/keys.js";
 import { configDir, configFile, readConfig, type StoredConfig } from "./config/locations.js";
+import { UsageError } from "./errors.js";
+import type { GLOBAL_FLAGS } from "./flags/global.js";
 import {
   flagAttribute,
   SETTINGS,
   type Setting,
   type SettingName,
   type SettingValue,
-} from "./config/settings-table.js";
-import { UsageError } from "./errors.js";
-import type { GLOBAL_FLAGS } from "./flags/global.js";
+} from "./flags/settings-table.js";
 import type { FlagValues } from "./flags/table.js";
 
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
 
-export { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./config/settings-table.js";
+export { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./flags/settings-table.js";
 export const DEFAULT_CONCURRENCY = 4;
 
 /** The environment variable that stands for a setting. */
@@ -26,7 +26,7 @@ export type KeySource = "flag" | "env" | "store" | "sandbox";
 
 /**
  * A run's settings: each from its flag, then its environment variable, then the config store, then
- * its default (all declared in config/settings-table.ts). A flag was checked when the command line
+ * its default (all declared in flags/settings-table.ts). A flag was checked when the command line
  * was read; a value from the environment or the store is checked when it is first used, by the
  * flag's schema, under its own name (TOKENINTEL_CHAIN, config chain), so a bad stored value never
  * stops `config unset` from repairing it.

@@ -178,6 +178,10 @@ export const TA_RECORD: Shape = {
   token_id: "string~",
   token_symbol: "string~",
   token_name: "string~",
+  // The seed's form: the symbol, name and price at the top level.
+  symbol: "string~",
+  name: "string~",
+  usd_price: "numeric~",
   token_address: "string~",
   chain: "string~",
   token_info: mayBeAbsent(TOKEN_INFO),

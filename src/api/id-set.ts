@@ -20,15 +20,19 @@ const CHUNK_BITS = 18;
 const CHUNK = 1 << CHUNK_BITS;
 
 const encoder = new TextEncoder();
+const NO_SLOTS = new Int32Array(0);
 
-function fnv1a(bytes: Uint8Array, length: number): number {
+/** A hash of `length` bytes from `start`. */
+type Hash = (bytes: Uint8Array, start: number, length: number) => number;
+
+const fnv1a: Hash = (bytes, start, length) => {
   let h = 0x811c9dc5;
-  for (let i = 0; i < length; i++) {
+  for (let i = start; i < start + length; i++) {
     h ^= bytes[i]!;
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
+};
 
 function isLowerHex(text: string): boolean {
   if (text.length % 2 !== 0) return false;
@@ -45,6 +49,8 @@ export class CompactIdSet {
   /** Arena offset + 1 of each slot's id (0: empty). */
   private slots = new Int32Array(1024);
   private readonly chunks: Uint8Array[] = [new Uint8Array(CHUNK)];
+  /** Bytes used in each full chunk (the ids end where the next would not fit). */
+  private readonly ends: number[] = [];
   /** Bytes used in the last chunk. */
   private used = 0;
   private count = 0;
@@ -54,7 +60,7 @@ export class CompactIdSet {
   private keyLength = 0;
 
   /** `hash` is for tests, which force collisions to show that a match is confirmed by the id. */
-  constructor(private readonly hash: (bytes: Uint8Array, length: number) => number = fnv1a) {}
+  constructor(private readonly hash: Hash = fnv1a) {}
 
   get size(): number {
     return this.count + this.long.size;
@@ -74,7 +80,7 @@ export class CompactIdSet {
     }
     this.encode(id);
     const mask = this.slots.length - 1;
-    let i = this.hash(this.key, this.keyLength) & mask;
+    let i = this.hash(this.key, 0, this.keyLength) & mask;
     for (;;) {
       const at = this.slots[i]!;
       if (at === EMPTY) break;
@@ -118,6 +124,7 @@ export class CompactIdSet {
   private store(): number {
     const n = this.keyLength;
     if (this.used + n > CHUNK) {
+      this.ends.push(this.used);
       this.chunks.push(new Uint8Array(CHUNK));
       this.used = 0;
     }
@@ -127,18 +134,27 @@ export class CompactIdSet {
     return ((this.chunks.length - 1) << CHUNK_BITS) | at;
   }
 
+  /**
+   * Doubles the table, rehashing every id from the arena rather than moving it from the old table:
+   * the old table is let go before the new one is made, so the set never holds two (at 209,716
+   * ids: 1 MiB and 2 MiB), and nothing is allocated an id.
+   */
   private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (let j = 0; j < this.slots.length; j++) {
-      const at = this.slots[j]!;
-      if (at === EMPTY) continue;
-      const chunk = this.chunks[(at - 1) >>> CHUNK_BITS]!;
-      const start = (at - 1) & (CHUNK - 1);
-      const length = 3 + ((chunk[start + 1]! << 8) | chunk[start + 2]!);
-      let i = this.hash(chunk.subarray(start, start + length), length) & mask;
-      while (slots[i] !== EMPTY) i = (i + 1) & mask;
-      slots[i] = at;
+    const size = this.slots.length * 2;
+    this.slots = NO_SLOTS;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    const last = this.chunks.length - 1;
+    for (let c = 0; c <= last; c++) {
+      const chunk = this.chunks[c]!;
+      const end = c === last ? this.used : this.ends[c]!;
+      for (let at = 0; at < end; ) {
+        const length = 3 + ((chunk[at + 1]! << 8) | chunk[at + 2]!);
+        let i = this.hash(chunk, at, length) & mask;
+        while (slots[i] !== EMPTY) i = (i + 1) & mask;
+        slots[i] = ((c << CHUNK_BITS) | at) + 1;
+        at += length;
+      }
     }
     this.slots = slots;
   }

@@ -1,9 +1,9 @@
 import { identityOf } from "../contract/identity.js";
+import { DEFAULT_MAX_PAGES } from "../contract/limits.js";
 import { ApiError, CliError } from "../errors.js";
 import { stringifyJson } from "../json/exact.js";
 import type { ApiClient, Query } from "./client.js";
 import { CompactIdSet } from "./id-set.js";
-import { DEFAULT_MAX_PAGES } from "./limits.js";
 import { passesClientCheck } from "./record-check.js";
 import { describeIssue, envelope, type Pagination, type RecordKind, recordSchemaFor } from "./schemas.js";
 import { serverMessage } from "./server-message.js";

@@ -1,12 +1,10 @@
+import { MAX_SELECTOR_ITEMS } from "../contract/api.js";
 import { type IdentityPart, identityOf } from "../contract/identity.js";
 import { CliError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
-import { CompactIdSet } from "./id-set.js";
-import { type Endpoint, fetchPage, PageCeilingError, walkPages } from "./pager.js";
+import { Delivery } from "./delivery.js";
+import { type Endpoint, fetchPage, type Page, PageCeilingError, type PageWalk, walkPages } from "./pager.js";
 import { inOrder } from "./window.js";
-
-/** The most items one selector list may carry in one request (spec §8). */
-export const MAX_SELECTOR_ITEMS = 30;
 
 export type { SelectorKind } from "../contract/endpoints.js";
 
@@ -76,180 +74,184 @@ export function selectorKey(record: unknown, kind: SelectorKind): string | undef
   return identityOf(record, PART_FOR[kind])?.toLowerCase();
 }
 
-function recordId(record: unknown): string | undefined {
-  return identityOf(record, "id");
-}
-
 /**
  * Streams the records a query names, as batches in final order: pages in page order; selector
  * lists over 30 items split into chunks that run concurrently and are merged in the order the
  * user gave. Records whose id was already seen are dropped (the live service repeats some).
  */
-export async function* streamRecords(
+export function streamRecords(
   client: ApiClient,
   q: RecordQuery,
   result: RecordStreamResult = { missing: [] },
 ): AsyncGenerator<unknown[]> {
-  const seen = new CompactIdSet();
-  let remaining = q.limit ?? Number.POSITIVE_INFINITY;
-  let delivered = 0;
-  // `repeats`: the walk already knows which records repeat an id (walkPages), else `seen` tells.
-  const keep = (records: unknown[], repeats?: number[]): unknown[] => {
-    const out: unknown[] = [];
-    let r = 0;
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i];
-      if (remaining <= 0) break;
-      if (repeats) {
-        if (repeats[r] === i) {
-          r++;
-          continue;
-        }
-      } else {
-        const id = recordId(record);
-        if (id !== undefined) {
-          if (!seen.add(id)) continue;
-        }
-      }
-      if (q.rows) {
-        for (const row of q.rows(record)) {
-          if (remaining <= 0) break;
-          if (q.filter && !q.filter(row)) continue;
-          out.push(row);
-          remaining--;
-        }
-        continue;
-      }
-      if (q.filter && !q.filter(record)) continue;
-      out.push(record);
-      remaining--;
-    }
-    delivered += out.length;
-    return out;
-  };
+  const delivery = new Delivery(q);
+  return q.selector
+    ? walkChunks(client, q, q.selector, delivery, result)
+    : walkQueryPages(client, q, delivery);
+}
 
-  if (!q.selector) {
-    const pages =
-      q.page !== undefined || q.endpoint.paged === false
-        ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1, q.signal))
-        : walkPages({
-            fetch: (n) => fetchPage(client, q.endpoint, q.query, n, q.signal),
-            pageSize: q.endpoint.pageSize,
-            wanted: () => remaining,
-            window: q.window,
-            speculate: q.speculate,
-            maxPages: q.maxPages,
-            onRepeat: q.onRepeat,
-            prefetch: q.prefetch,
-            firstPage: q.firstPage,
-          });
-    let pagesDone = 0;
-    let pageCount: number | undefined;
-    try {
-      for await (const page of pages) {
-        pagesDone = page.number;
-        pageCount ??= page.pagination?.pageCount;
-        const batch = keep(page.records, page.repeats);
-        q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivered });
-        if (batch.length) yield batch;
-        if (remaining <= 0) return;
-      }
-    } catch (error) {
-      if (
-        error instanceof CliError &&
-        !(error instanceof PageCeilingError) &&
-        pagesDone > 0 &&
-        q.page === undefined
-      ) {
-        const of = pageCount ? ` of ${pageCount}` : "";
-        error.message += ` [page ${pagesDone + 1}${of} failed: records from page ${pagesDone + 1} on are missing]`;
-      }
-      throw error;
+/** Page mode: the query's pages in order, or the one page asked for. */
+async function* walkQueryPages(
+  client: ApiClient,
+  q: RecordQuery,
+  delivery: Delivery,
+): AsyncGenerator<unknown[]> {
+  const pages =
+    q.page !== undefined || q.endpoint.paged === false
+      ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1, q.signal))
+      : pagesOf(client, q, q.query, {
+          wanted: () => delivery.remaining,
+          prefetch: q.prefetch,
+          firstPage: q.firstPage,
+        });
+  let pagesDone = 0;
+  let pageCount: number | undefined;
+  try {
+    for await (const page of pages) {
+      pagesDone = page.number;
+      pageCount ??= page.pagination?.pageCount;
+      const batch = delivery.keep(page.records, page.repeats);
+      q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivery.delivered });
+      if (batch.length) yield batch;
+      if (delivery.full) return;
     }
-    return;
+  } catch (error) {
+    if (q.page === undefined) notePagesMissing(error, pagesDone, pageCount);
+    throw error;
   }
+}
 
-  const selector = q.selector;
+/** A walk that failed after page 1 says from which page on its records are missing. */
+function notePagesMissing(error: unknown, pagesDone: number, pageCount: number | undefined): void {
+  if (!(error instanceof CliError) || error instanceof PageCeilingError || pagesDone === 0) return;
+  const of = pageCount ? ` of ${pageCount}` : "";
+  error.message += ` [page ${pagesDone + 1}${of} failed: records from page ${pagesDone + 1} on are missing]`;
+}
+
+/** walkPages over one query, with the query's window, speculation, page ceiling and repeat note. */
+function pagesOf(
+  client: ApiClient,
+  q: RecordQuery,
+  query: Query,
+  walk: Pick<PageWalk, "wanted" | "prefetch" | "firstPage">,
+): AsyncGenerator<Page> {
+  return walkPages({
+    fetch: (n) => fetchPage(client, q.endpoint, query, n, q.signal),
+    pageSize: q.endpoint.pageSize,
+    window: q.window,
+    speculate: q.speculate,
+    maxPages: q.maxPages,
+    onRepeat: q.onRepeat,
+    ...walk,
+  });
+}
+
+/**
+ * Chunk mode: a selector list in requests of at most 30 items, scheduled through the window and
+ * delivered in the user's order; the items no record matched end in `result.missing`.
+ */
+async function* walkChunks(
+  client: ApiClient,
+  q: RecordQuery,
+  selector: Selector,
+  delivery: Delivery,
+  result: RecordStreamResult,
+): AsyncGenerator<unknown[]> {
   const chunks = chunk(selector.items);
   const matched = new Set<string>();
   // A chunk's walk that reached the page ceiling: its records are delivered, then the run stops.
   const ceilings = new Map<string[], PageCeilingError>();
-  const fetchChunk = async (items: string[]): Promise<unknown[]> => {
-    const query: Query = [...q.query, [selector.param, items]];
-    if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, q.signal)).records;
-    // One request answers the whole chunk, in the service's order: put back in the user's.
-    if (q.endpoint.paged === false)
-      return orderBySelector(
-        (await fetchPage(client, q.endpoint, query, 1, q.signal)).records,
-        items,
-        selector.kind,
-      );
-    const records: unknown[] = [];
-    try {
-      for await (const page of walkPages({
-        fetch: (n) => fetchPage(client, q.endpoint, query, n, q.signal),
-        pageSize: q.endpoint.pageSize,
-        wanted: () => Number.POSITIVE_INFINITY,
-        window: q.window,
-        speculate: q.speculate,
-        maxPages: q.maxPages,
-        onRepeat: q.onRepeat,
-      })) {
-        records.push(...page.records);
-      }
-    } catch (error) {
-      if (!(error instanceof PageCeilingError)) throw error;
-      ceilings.set(items, error);
-    }
-    return orderBySelector(records, items, selector.kind);
-  };
-
-  let done = 0;
   const results = inOrder(
-    (i) => fetchChunk(chunks[i]!),
+    (i) => fetchChunk(client, q, selector, chunks[i]!, (ceiling) => ceilings.set(chunks[i]!, ceiling)),
     0,
     chunks.length - 1,
-    () => (remaining > 0 ? q.window : 0),
+    () => (delivery.full ? 0 : q.window),
   );
-  for (;;) {
-    let records: unknown[];
-    try {
-      const next = await results.next();
-      if (next.done) break;
-      records = next.value;
-    } catch (error) {
-      if (error instanceof CliError && chunks.length > 1) {
-        const missing = selector.items.slice(done * MAX_SELECTOR_ITEMS);
-        const names = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", …" : "");
-        error.message += ` [request for items ${done * MAX_SELECTOR_ITEMS + 1}-${Math.min(selector.items.length, (done + 1) * MAX_SELECTOR_ITEMS)} of ${selector.items.length} failed: ${missing.length} items are missing: ${names}]`;
-      }
-      throw error;
-    }
-    done++;
-    for (const record of records) {
+  for (let done = 1; ; done++) {
+    const next = await nextChunk(results, selector, done - 1, chunks.length);
+    if (next.done) break;
+    for (const record of next.value) {
       const key = selectorKey(record, selector.kind);
       if (key !== undefined) matched.add(key);
     }
-    const batch = keep(records);
-    q.onProgress?.({ done, total: chunks.length, unit: "request", records: delivered });
+    const batch = delivery.keep(next.value);
+    q.onProgress?.({ done, total: chunks.length, unit: "request", records: delivery.delivered });
     if (batch.length) yield batch;
-    if (remaining <= 0) break;
+    if (delivery.full) return;
     const ceiling = ceilings.get(chunks[done - 1]!);
-    if (ceiling) {
-      const from = done * MAX_SELECTOR_ITEMS + 1;
-      if (from <= selector.items.length)
-        ceiling.message += ` [items ${from}-${selector.items.length} of ${selector.items.length} were not requested]`;
-      throw ceiling;
-    }
+    if (ceiling) throw noteUnrequested(ceiling, done, selector.items.length);
   }
-  if (remaining > 0) result.missing = selector.items.filter((item) => !matched.has(item.toLowerCase()));
+  if (!delivery.full) result.missing = selector.items.filter((item) => !matched.has(item.toLowerCase()));
+}
+
+/** The next chunk's records; a failure in a list of several chunks names the items left unread. */
+async function nextChunk(
+  results: AsyncGenerator<unknown[]>,
+  selector: Selector,
+  done: number,
+  chunkCount: number,
+): Promise<IteratorResult<unknown[]>> {
+  try {
+    return await results.next();
+  } catch (error) {
+    if (error instanceof CliError && chunkCount > 1) {
+      const total = selector.items.length;
+      const missing = selector.items.slice(done * MAX_SELECTOR_ITEMS);
+      const names = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", …" : "");
+      error.message += ` [request for items ${done * MAX_SELECTOR_ITEMS + 1}-${Math.min(total, (done + 1) * MAX_SELECTOR_ITEMS)} of ${total} failed: ${missing.length} items are missing: ${names}]`;
+    }
+    throw error;
+  }
+}
+
+/** The page ceiling one chunk reached, saying which items after it were not requested. */
+function noteUnrequested(ceiling: PageCeilingError, done: number, total: number): PageCeilingError {
+  const from = done * MAX_SELECTOR_ITEMS + 1;
+  if (from <= total) ceiling.message += ` [items ${from}-${total} of ${total} were not requested]`;
+  return ceiling;
+}
+
+/** One chunk's records in the user's order: its one page, or every page up to the page ceiling. */
+async function fetchChunk(
+  client: ApiClient,
+  q: RecordQuery,
+  selector: Selector,
+  items: string[],
+  onCeiling: (ceiling: PageCeilingError) => void,
+): Promise<unknown[]> {
+  const query: Query = [...q.query, [selector.param, items]];
+  if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, q.signal)).records;
+  // One request answers the whole chunk, in the service's order: put back in the user's.
+  const records =
+    q.endpoint.paged === false
+      ? (await fetchPage(client, q.endpoint, query, 1, q.signal)).records
+      : await everyPage(client, q, query, onCeiling);
+  return orderBySelector(records, items, selector.kind);
+}
+
+/** The records of every page of a query; a walk that reaches the page ceiling keeps what it read. */
+async function everyPage(
+  client: ApiClient,
+  q: RecordQuery,
+  query: Query,
+  onCeiling: (ceiling: PageCeilingError) => void,
+): Promise<unknown[]> {
+  const records: unknown[] = [];
+  try {
+    for await (const page of pagesOf(client, q, query, { wanted: () => Number.POSITIVE_INFINITY })) {
+      records.push(...page.records);
+    }
+  } catch (error) {
+    if (!(error instanceof PageCeilingError)) throw error;
+    onCeiling(error);
+  }
+  return records;
 }
 
 async function* oneShot<T>(value: Promise<T>): AsyncGenerator<T> {
   yield await value;
 }
 
-/** Orders records by the position of the item that names them; unmatched records keep their place at the end. */
 /** The request a query starts with: its first page, or the first chunk of its list. */
 export function firstRequest(q: RecordQuery): { path: string; query: Query } {
   const query: Query = q.selector
@@ -259,6 +261,7 @@ export function firstRequest(q: RecordQuery): { path: string; query: Query } {
   return { path: q.endpoint.path, query: [...query, ["page", q.page ?? 1]] };
 }
 
+/** Orders records by the position of the item that names them; unmatched records keep their place at the end. */
 export function orderBySelector(records: unknown[], items: readonly string[], kind: SelectorKind): unknown[] {
   const position = new Map<string, number>();
   items.forEach((item, i) => {

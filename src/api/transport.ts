@@ -1,10 +1,8 @@
-import type { Agent, Dispatcher } from "undici";
-import { parseHeaders } from "undici/lib/core/util.js";
-import AgentClass from "undici/lib/dispatcher/agent.js";
+import { Agent, type Dispatcher } from "undici";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "../contract/limits.js";
 import { ApiError, CliError, InterruptedError, NetworkError } from "../errors.js";
 import { JsonDepthError, parseJson } from "../json/exact.js";
 import { formatDuration } from "../text.js";
-import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES } from "./limits.js";
 import { assertSameOrigin, redactUrl } from "./urls.js";
 
 // One HTTP exchange on the run's keep-alive pool: a timeout per attempt, a body read within its
@@ -55,7 +53,7 @@ export class Transport {
   private readonly agent: Agent;
 
   constructor(private readonly options: TransportOptions) {
-    this.agent = new AgentClass({
+    this.agent = new Agent({
       connections: Math.max(1, options.concurrency),
       pipelining: 1,
       keepAliveTimeout: 10_000,
@@ -182,9 +180,9 @@ function tooLarge(status: number, cap: number, size?: number): ApiError {
  * bytes (or when Content-Length announces more) the request is aborted and the attempt fails, so
  * memory never holds more than the cap. Not retryable: the same request would bring the same body.
  *
- * A dispatch() handler rather than undici's request(): the body is wanted whole, and request()'s
- * stream (a Readable a response, with its events and ticks) cost ~0.1 ms a page, a tenth of a
- * 100,000-record stream's time.
+ * A dispatch() handler on undici's current hooks (onRequestStart... onResponseError) rather than
+ * undici's request(): the body is wanted whole, and request()'s stream (a Readable a response, with
+ * its events and ticks) cost ~0.1 ms a page, a tenth of a 100,000-record stream's time.
  */
 function exchange(
   agent: Agent,
@@ -193,7 +191,7 @@ function exchange(
   cap: number,
 ): Promise<{ res: Answer; text: string }> {
   return new Promise((resolve, reject) => {
-    let abort: ((reason: Error) => void) | undefined;
+    let controller: Dispatcher.DispatchController | undefined;
     let res: Answer | undefined;
     let chunks: Buffer[] = [];
     let size = 0;
@@ -209,38 +207,36 @@ function exchange(
       return true;
     };
     const fail = (error: Error) => {
-      if (settle(error)) abort?.(error);
+      if (settle(error)) controller?.abort(error);
     };
     const onAbort = () => fail(signal.reason);
     if (signal.aborted) return reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     agent.dispatch(options, {
-      onConnect(abortRequest) {
-        abort = abortRequest;
-        if (settled) abortRequest(new Error("aborted"));
+      onRequestStart(started) {
+        controller = started;
+        if (settled) started.abort(new Error("aborted"));
       },
-      onHeaders(statusCode, rawHeaders, _resume, statusText) {
-        if (statusCode < 200) return true; // 1xx: the answer is still to come
-        const headers = parseHeaders(rawHeaders as unknown as Buffer[]);
-        res = { statusCode, statusText, headers };
+      onResponseStart(_controller, statusCode, headers, statusText) {
+        if (statusCode < 200) return; // 1xx: the answer is still to come
+        res = { statusCode, statusText: statusText ?? "", headers };
         const declared = options.method === "HEAD" ? Number.NaN : Number(headers["content-length"]);
         if (Number.isFinite(declared) && declared > cap) fail(tooLarge(statusCode, cap, declared));
-        return !settled;
       },
-      onData(chunk) {
+      onResponseData(_controller, chunk) {
+        if (settled) return;
         size += chunk.length;
         if (size > cap) fail(tooLarge(res!.statusCode, cap));
         else chunks.push(chunk);
-        return !settled;
       },
-      onComplete() {
+      onResponseEnd() {
         if (!settle()) return;
         const buffer = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
         // Like undici's text(): UTF-8, without a byte order mark.
         const bom = buffer.length > 2 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf;
         resolve({ res: res!, text: buffer.toString("utf8", bom ? 3 : 0) });
       },
-      onError(error) {
+      onResponseError(_controller, error) {
         settle(error);
       },
     });

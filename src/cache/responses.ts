@@ -2,7 +2,7 @@ import { lstatSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir } from "../config/locations.js";
 import { makePrivateDir, readPrivateFile, writePrivateFile } from "../files/private.js";
-import { redactSecrets, secretForms } from "../output/secrets.js";
+import { redactSecrets, secretForms } from "../terminal/secrets.js";
 
 // Answers to GET requests kept on disk for --cache <ttl>. An entry is one file named by a digest of
 // what was asked (origin, method, path and query without the key) and of whose key asked it (a

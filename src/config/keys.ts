@@ -1,7 +1,7 @@
-import { isSettingName, SETTINGS, type SettingName } from "./settings-table.js";
+import { isSettingName, SETTINGS, type SettingName } from "../flags/settings-table.js";
 
 // The names a user can keep in the store (`tokenintel config set KEY VALUE`), from the settings
-// table (settings-table.ts), for the modules that know a setting only by its name.
+// table (flags/settings-table.ts), for the modules that know a setting only by its name.
 
 /** Each setting's name and what it is. */
 export const CONFIG_KEYS = Object.fromEntries(

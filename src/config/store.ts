@@ -3,7 +3,6 @@ import type Conf from "conf";
 import { UsageError } from "../errors.js";
 import { describeFsError } from "../files/errors.js";
 import { withFileLock } from "../files/lock.js";
-import { writePrivateFile } from "../files/private.js";
 import type { ConfigKey } from "./keys.js";
 import {
   asConfigError,
@@ -22,9 +21,10 @@ interface StoreShape {
 }
 
 /**
- * The conf store: a JSON file, mode 0600, in a folder of mode 0700. conf reads and writes it in the
- * format locations.ts defines (the fast reader's), and writes it through the private-file module
- * (random temporary name, fsync, rename). Every change is a read-modify-write under the file's lock:
+ * The conf store: a JSON file, mode 0600, in a folder of mode 0700 that is the user's own. conf,
+ * used as designed, reads and writes it in the format locations.ts defines (the fast reader's) and
+ * writes it atomically (a temporary file beside it, fsync, rename: conf's atomically); see
+ * docs/development.md, "The config store". Every change is a read-modify-write under the file's lock:
  * conf re-reads the file on each access, so two runs at once (a logout beside `config set`s) each
  * change what the other left, and neither loses the other's change.
  */
@@ -61,11 +61,6 @@ export class ConfigStore {
         throw new UsageError(`the config file ${file} is not valid JSON; fix it or remove it`);
       throw new UsageError(`cannot read the config file ${file}: ${describeFsError(error)}`);
     }
-    // conf's one write path (a private method, hence the cast) goes through the private-file module.
-    const writable = conf as unknown as { _write?: (value: StoreShape) => void };
-    if (typeof writable._write !== "function")
-      throw new Error("conf no longer writes through _write: update src/config/store.ts");
-    writable._write = (value) => writePrivateFile(file, serializeConfig(value), "the config file");
     return new ConfigStore(conf, file);
   }
 

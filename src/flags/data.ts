@@ -1,5 +1,5 @@
-import { DEFAULT_MAX_PAGES } from "../api/limits.js";
-import { SETTINGS } from "../config/settings-table.js";
+import { DEFAULT_MAX_PAGES } from "../contract/limits.js";
+import { SETTINGS } from "./settings-table.js";
 import { type Flag, flagTable } from "./table.js";
 
 export const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES}); past them, what was fetched is printed and the run fails (exit 1)`;
@@ -7,7 +7,7 @@ export const MAX_PAGES_HELP = `walk at most n pages (default ${DEFAULT_MAX_PAGES
 // The flags of the data commands (market, directory, agents, ta): which tokens, how many, in what
 // order. Each command picks the ones it takes.
 
-/** --chain: the chain setting's flag (config/settings-table.ts). */
+/** --chain: the chain setting's flag (flags/settings-table.ts). */
 export const CHAIN = SETTINGS.chain.flag;
 
 export const TICKERS = {

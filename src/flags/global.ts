@@ -1,5 +1,10 @@
-import { DEFAULT_MAX_BODY_BYTES, formatBytes, MAX_BODY_CAP_BYTES, MAX_JSON_DEPTH } from "../api/limits.js";
-import { settingFlags } from "../config/settings-table.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  formatBytes,
+  MAX_BODY_CAP_BYTES,
+  MAX_JSON_DEPTH,
+} from "../contract/limits.js";
+import { settingFlags } from "./settings-table.js";
 import { flagTable } from "./table.js";
 
 /** Flags every command accepts, set on the program and checked before any command runs. */

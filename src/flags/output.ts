@@ -1,4 +1,4 @@
-import { settingFlags } from "../config/settings-table.js";
+import { settingFlags } from "./settings-table.js";
 import { flagTable } from "./table.js";
 
 /** How records are printed: every command that prints records takes these. */

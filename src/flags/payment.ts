@@ -1,4 +1,4 @@
-import { settingFlags } from "../config/settings-table.js";
+import { settingFlags } from "./settings-table.js";
 import { flagTable } from "./table.js";
 
 /** Paying per request with x402, for the commands that can reach a keyless endpoint. */

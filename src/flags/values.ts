@@ -1,9 +1,9 @@
 import * as z from "zod/mini";
-import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../api/limits.js";
 import { CHAINS, type Chain } from "../contract/api.js";
+import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../contract/limits.js";
 import { UsageError } from "../errors.js";
-import { OUTPUT_FORMATS, type OutputFormat } from "../output/formats.js";
 import { readLength } from "./durations.js";
+import { OUTPUT_FORMATS, type OutputFormat } from "./formats.js";
 
 // The kinds of value flags and settings take, as zod schemas with messages a user can act on. A
 // failure names the flag (or the setting) it came from: see parseValue. zod/mini: the same checks

@@ -12,11 +12,16 @@ export type HelpPart =
 /** The pages, by command path: "" is the program, "config set" a subcommand. */
 export type HelpPages = Record<string, HelpPart[]>;
 
-// Commander's layout: two spaces before a term, two between the term and its description, and no
-// wrapping in a column narrower than 40.
+// Commander's layout: two spaces before a term, two between the term and its description. On a
+// terminal too narrow for a description column of 40, the description goes under its term; the
+// program's commander help uses the same two functions (program.ts), so both print one page.
 const INDENT = "  ";
 const SPACER = "  ";
-const MIN_WIDTH_TO_WRAP = 40;
+const MIN_COLUMN = 40;
+/** Under a term, a description is indented this much. */
+const UNDER = "      ";
+/** Narrower than this, nothing is wrapped (the terminal does it). */
+const MIN_WIDTH_TO_WRAP = 20;
 
 /** A help page at a terminal width. */
 export function renderHelp(parts: readonly HelpPart[], width: number): string {
@@ -29,19 +34,23 @@ export function renderHelp(parts: readonly HelpPart[], width: number): string {
   return text;
 }
 
-function formatItem(term: string, termWidth: number, description: string, width: number): string {
+/** An option or command line: the term, then its description beside it, or under it when narrow. */
+export function formatItem(term: string, termWidth: number, description: string, width: number): string {
   if (!description) return INDENT + term;
   const column = width - termWidth - SPACER.length - INDENT.length;
   const preformatted = /\n[^\S\r\n]/.test(description);
-  const body =
-    column < MIN_WIDTH_TO_WRAP || preformatted
-      ? description
-      : wrap(description, column).replace(/\n/g, `\n${" ".repeat(termWidth + SPACER.length)}`);
+  if (column < MIN_COLUMN && !preformatted) {
+    const under = wrap(description, width - UNDER.length).replace(/\n/g, `\n${UNDER}`);
+    return `${INDENT}${term}\n${UNDER}${under}`;
+  }
+  const body = preformatted
+    ? description
+    : wrap(description, column).replace(/\n/g, `\n${" ".repeat(termWidth + SPACER.length)}`);
   return INDENT + term.padEnd(termWidth) + SPACER + body.replace(/\n/g, `\n${INDENT}`);
 }
 
 /** Breaks each line at whitespace so that none is wider than `width` (a longer word stays whole). */
-function wrap(text: string, width: number): string {
+export function wrap(text: string, width: number): string {
   if (width < MIN_WIDTH_TO_WRAP) return text;
   const out: string[] = [];
   for (const line of text.split(/\r\n|\n/)) {
@@ -62,19 +71,4 @@ function wrap(text: string, width: number): string {
     out.push(current);
   }
   return out.join("\n");
-}
-
-/**
- * The help page a command line asks for, when it asks for nothing else: `--help` or `-h` after a
- * command path, `help` before a command's name, or no arguments at all. Undefined for anything the program
- * must read itself (global options, unknown commands, `help` with an unknown word).
- */
-export function helpPageFor(args: readonly string[], pages: HelpPages): HelpPart[] | undefined {
-  let path: readonly string[];
-  if (args.length === 0) path = [];
-  else if (args[0] === "help" && args.length <= 2) path = args.slice(1);
-  else if (args.at(-1) === "--help" || args.at(-1) === "-h") path = args.slice(0, -1);
-  else return undefined;
-  if (path.some((word) => word.startsWith("-"))) return undefined;
-  return Object.hasOwn(pages, path.join(" ")) ? pages[path.join(" ")] : undefined;
 }

@@ -3,7 +3,7 @@
 // trailing zeros, exponent forms) is kept as a LosslessNumber holding its original text, and
 // written back exactly as the server sent it.
 
-import { MAX_JSON_DEPTH } from "../api/limits.js";
+import { MAX_JSON_DEPTH } from "../contract/limits.js";
 
 /** Whether this process has made any LosslessNumber: if not, no walk is needed to write JSON. */
 let anyLossless = false;

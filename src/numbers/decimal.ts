@@ -1,8 +1,8 @@
 import { LosslessNumber } from "../json/exact.js";
 
 // Exact decimal numbers: written out from their digits (exponent forms included) and compared
-// digit by digit, never through a double. Formatting (output/format.ts), sorting (output/sort.ts),
-// --where (output/where.ts) and the risk rules (risk/rules.ts) all read numbers through here.
+// digit by digit, never through a double. Formatting (output/format.ts), sorting and
+// --where (query/records.ts) and the risk rules (risk/rules.ts) all read numbers through here.
 
 /** A number as text, exponent form included: 1.5e-07, 2.5E+06, -3e-2, 1e400. */
 const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;

@@ -138,6 +138,8 @@ export function formatCell(
       return { text, tone: STATUS_TONES[text.toUpperCase()] ?? (text === "-" ? undefined : "bad") };
     }
     default:
+      // A true or false in any column reads as the views' do.
+      if (typeof value === "boolean") return { text: value ? "✓" : "✗" };
       return { text: formatPlain(value) };
   }
 }
@@ -153,6 +155,23 @@ export const col = (
   format,
   ...extra,
 });
+
+/**
+ * The table columns for --fields/--columns paths: a path one of the command's views shows is that
+ * column (its header and format: SYMBOL, ✓/✗); another is headed by its field's name in capitals
+ * (TOTAL HOLDER COUNT), or by its whole path when two fields share a name.
+ */
+export function columnsForPaths(paths: readonly string[], shown: readonly Column[] = []): Column[] {
+  const leaf = (path: string) => path.split(".").pop()!;
+  const shared = new Set(paths.filter((p, i) => paths.findIndex((q) => leaf(q) === leaf(p)) !== i).map(leaf));
+  return paths.map((path) => {
+    const own = shown.find((c) => !c.compute && c.paths.length === 1 && c.paths[0] === path);
+    if (own) return own;
+    const column = columnForPath(path);
+    const name = shared.has(leaf(path)) ? path : leaf(path);
+    return { ...column, header: name.replace(/[._]/g, " ").toUpperCase() };
+  });
+}
 
 /** A column for a --fields/--columns path: the format guessed from the field's name. */
 export function columnForPath(path: string): Column {

@@ -1,6 +1,7 @@
 import { LosslessNumber } from "../json/exact.js";
 import { numberToPlain, roundDecimal, toPlainDecimal } from "../numbers/decimal.js";
-import { sanitizeInline } from "./sanitize.js";
+import { numbersForAscii } from "../terminal/charset.js";
+import { sanitizeInline } from "../terminal/sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
 // float that would print 0.00 or 1e-7.
@@ -118,13 +119,56 @@ export function formatPrice(value: unknown, rule = priceRule([value])): string {
   return `${sign}${group(i)}.${f}`;
 }
 
+/** The most places an axis label is written with (past them, rows read alike: nothing to tell). */
+const MAX_AXIS_PLACES = 20;
+
+/** The decimals at which two values `step` apart are written apart: 0.003 → 3; 0 (one row) → 0. */
+export function placesToTell(step: number): number {
+  if (!(step > 0) || !Number.isFinite(step)) return 0;
+  return Math.min(MAX_AXIS_PLACES, Math.max(0, Math.ceil(-Math.log10(step))));
+}
+
+/**
+ * The places a column of these prices needs so that each shows what its own rule gives it (the
+ * most of them): one figure for writing every price of a chart axis alike (formatPriceAt).
+ */
+export function pricePlaces(values: readonly unknown[]): number {
+  const rule = priceRule(values) ?? { places: PRICE_DIGITS, trim: 0 };
+  // Every price in digits counts, the ones written with a subscript too (0.0₅1200: 9 places).
+  const prices = values
+    .map(priceDigits)
+    .filter(
+      (p): p is PriceDigits =>
+        p !== undefined && p.int.length <= MAX_INTEGER_DIGITS && /[1-9]/.test(p.int + p.frac),
+    );
+  return Math.max(rule.places - rule.trim, ...prices.map((p) => placesFor(p, rule)));
+}
+
+/**
+ * A price with exactly `places` decimals, rounded half up, every digit kept (an axis's labels line
+ * up): 4.42 at 4 places is "4.4200"; below 0.0001 the zeros are counted in subscript, 0.0₆12340.
+ */
+export function formatPriceAt(value: unknown, places: number): string {
+  const p = priceDigits(value);
+  if (p === undefined) return formatPlain(value);
+  if (p.int.length > MAX_INTEGER_DIGITS) return `${p.sign}${scientific("", p.int, p.frac)}`;
+  const [i, f = ""] = roundDecimal(p.int, p.frac, places).split(".") as [string, string?];
+  const sign = /[1-9]/.test(i + f) ? p.sign : "";
+  const zeros = leadingZeros(f);
+  if (i === "0" && zeros >= SUBSCRIPT_FROM && zeros < f.length && !numbersForAscii())
+    return `${sign}0.0${subscript(zeros)}${f.slice(zeros)}`;
+  return `${sign}${group(i)}${f ? `.${f}` : ""}`;
+}
+
 /** 0.0000001234 → "0.0₆1234": four significant digits, rounded half up, after the zeros' count. */
 function subscriptPrice(frac: string): string {
   const rounded = roundDecimal("0", frac, leadingZeros(frac) + PRICE_DIGITS).slice(2);
   const zeros = leadingZeros(rounded);
   const digits = rounded.slice(zeros).replace(/0+$/, "");
   // 0.000099995 rounds up to 0.0001, past where the subscript form starts.
-  return zeros < SUBSCRIPT_FROM ? `0.${"0".repeat(zeros)}${digits}` : `0.0${subscript(zeros)}${digits}`;
+  return zeros < SUBSCRIPT_FROM || numbersForAscii()
+    ? `0.${"0".repeat(zeros)}${digits}`
+    : `0.0${subscript(zeros)}${digits}`;
 }
 
 function subscript(n: number): string {
@@ -161,6 +205,46 @@ export function compactPlaces(values: readonly unknown[]): number {
   return Math.max(2, SMALL_PLACES - spare);
 }
 
+/** The unit (index in UNITS) an integer part of this many digits is written in. */
+const unitOf = (int: string) => UNITS.findIndex(([size]) => int.length > size);
+
+/** The digits shifted `size` places to the right, rounded half up to `places`: ("1234567", "", 6, 2) → "1.23". */
+function inUnit(int: string, frac: string, size: number, places: number): string {
+  const cut = int.length - size;
+  return roundDecimal(
+    cut > 0 ? int.slice(0, cut) : "0",
+    "0".repeat(Math.max(0, -cut)) + int.slice(Math.max(0, cut)) + frac,
+    places,
+  );
+}
+
+/**
+ * Amounts written alike for a chart axis: in the unit of the largest of `values`, with 2 decimals
+ * or as many as rows `step` apart need to read apart: 1,234,000 and 980,000 as "$1.23M", "$0.98M".
+ */
+export function compactAxis(
+  values: readonly unknown[],
+  prefix: string,
+  step: number,
+): (value: unknown) => string {
+  const ints = values.flatMap((v) => {
+    const text = asDecimalText(v);
+    return text === undefined ? [] : [decimalParts(text)[1]];
+  });
+  const widest = ints.reduce((a, b) => (b.length > a.length ? b : a), "0");
+  if (widest.length > MAX_INTEGER_DIGITS) return (value) => formatCompact(value, prefix);
+  const [size, unit] = UNITS[unitOf(widest)]!;
+  const places = Math.max(2, placesToTell(step / 10 ** size));
+  return (value) => {
+    const text = asDecimalText(value);
+    if (text === undefined) return formatPlain(value);
+    const [rawSign, int, frac] = decimalParts(text);
+    if (int.length > MAX_INTEGER_DIGITS) return formatCompact(value, prefix);
+    const shown = inUnit(int, frac, size, places);
+    return `${rawSign === "-" && /[1-9]/.test(shown) ? "-" : ""}${prefix}${shown}${unit}`;
+  };
+}
+
 /**
  * Large amounts compact: 1234567 → "1.23M", 999999.99 → "1.00M" (a unit that rounds to 1000 is the
  * next unit's 1.00). Prefix "$" for money. Written from the digits, rounded half up, `places`
@@ -174,17 +258,9 @@ export function formatCompact(value: unknown, prefix = "", places = compactPlace
   const sign = rawSign === "-" && !zero ? "-" : "";
   if (zero) return `${prefix}0`;
   if (int.length > MAX_INTEGER_DIGITS) return `${sign}${prefix}${scientific("", int, frac)}`;
-  let u = UNITS.findIndex(([size]) => int.length > size);
-  const shifted = (size: number) => {
-    const cut = int.length - size;
-    return roundDecimal(
-      cut > 0 ? int.slice(0, cut) : "0",
-      "0".repeat(Math.max(0, -cut)) + int.slice(Math.max(0, cut)) + frac,
-      places,
-    );
-  };
-  let shown = shifted(UNITS[u]![0]);
-  if (/^\d{4}/.test(shown) && u > 0) shown = shifted(UNITS[--u]![0]);
+  let u = unitOf(int);
+  let shown = inUnit(int, frac, UNITS[u]![0], places);
+  if (/^\d{4}/.test(shown) && u > 0) shown = inUnit(int, frac, UNITS[--u]![0], places);
   // Below what the places show, the price format keeps the digits: $0.0₆15, never $0.00.
   if (/^[0.]*$/.test(shown)) return `${sign}${prefix}${formatPrice(`0.${frac}`)}`;
   return `${sign}${prefix}${shown}${UNITS[u]![1]}`;

@@ -1,5 +1,5 @@
 import type { ChalkInstance } from "chalk";
-import { sanitizeBlock } from "./sanitize.js";
+import { sanitizeBlock } from "../terminal/sanitize.js";
 
 // The ask answer's markdown, for a terminal: headings, bold, italics, code, lists, quotes and
 // links, with the markup removed. Text from the server is sanitized first, so nothing in it can

@@ -26,7 +26,7 @@ export class ProgressLine {
     if (enabled && !io.quiet) {
       this.waiting = setTimeout(() => {
         this.waiting = undefined;
-        this.io.stderr.write("\r\x1b[2Kwaiting for the first answer…");
+        this.io.stderr.write(this.io.forStderr("\r\x1b[2Kwaiting for the first answer…"));
         this.shown = true;
       }, WAITING_AFTER_MS);
       this.waiting.unref();
@@ -42,7 +42,9 @@ export class ProgressLine {
     if (this.shown && t - this.last < 80 && p.done !== p.total) return;
     this.last = t;
     const of = p.total !== undefined ? ` of ${p.total}` : "";
-    this.io.stderr.write(`\r\x1b[2K${p.unit} ${p.done}${of} · ${p.records.toLocaleString("en-US")} records`);
+    this.io.stderr.write(
+      this.io.forStderr(`\r\x1b[2K${p.unit} ${p.done}${of} · ${p.records.toLocaleString("en-US")} records`),
+    );
     this.shown = true;
   }
 

@@ -1,12 +1,12 @@
+import type { OutputFormat } from "../flags/formats.js";
 import type { IO } from "../io.js";
 import { flatten, pickPaths } from "../json/dot-paths.js";
 import { LosslessNumber, stringifyJson } from "../json/exact.js";
+import { type SortSpec, sortRecords } from "../query/records.js";
 import type { Column } from "./columns.js";
-import type { OutputFormat } from "./formats.js";
 import { JsonArrayWriter } from "./json-array.js";
-import { type SortSpec, sortRecords } from "./sort.js";
 
-export { OUTPUT_FORMATS, type OutputFormat } from "./formats.js";
+export { OUTPUT_FORMATS, type OutputFormat } from "../flags/formats.js";
 
 export interface WriterOptions {
   /** Keep only these dot paths. */

@@ -2,15 +2,26 @@ import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import { USDC_DECIMALS, type UsdcNetworkName } from "../contract/assets.js";
 import { UsageError } from "../errors.js";
 import type { PAYMENT_FLAGS } from "../flags/payment.js";
+import type { SettingValue } from "../flags/settings-table.js";
 import type { FlagValues } from "../flags/table.js";
 import type { IO } from "../io.js";
-import type { Settings } from "../settings.js";
 import type { DailyCap } from "./daily-cap.js";
+
+/** The payment settings (pay-network, pay-to, daily-cap): from the flag, else the environment or config. */
+type PaymentSetting = "pay-network" | "pay-to" | "daily-cap";
+
+/** What reading the payment options needs of the run's settings (settings.ts gives it). */
+interface PaymentSettings {
+  get<K extends PaymentSetting>(key: K, flagValue?: SettingValue<K>): Promise<SettingValue<K>>;
+  /** Where a setting's stored or environment value came from, for a message naming it. */
+  raw(key: PaymentSetting): { source: string } | undefined;
+  readonly globals: { sandbox?: boolean | undefined };
+}
 
 /** What reading the payment options needs of the run. */
 interface PaymentContext {
   io: IO;
-  settings: Settings;
+  settings: PaymentSettings;
   /** The command line as typed: the ledger records it, secrets masked. */
   commandLine?: string;
 }

@@ -1,20 +1,18 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
 import type { UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
-import { formatUnits, parseAmount } from "./amounts.js";
+import { parseAmount } from "./amounts.js";
+import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
-import {
-  type KnownAsset,
-  type PaymentRequirement,
-  readPaymentRequirements,
-  type SignedAuthorization,
-} from "./offers.js";
+import { type PaymentRequirement, readPaymentRequirements, type SignedAuthorization } from "./offers.js";
 import { readBack, type Signer } from "./read-back.js";
 import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
 import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
+import { describePlan, overSpend, payingLine, sessionSummary } from "./summary.js";
 
-// Paying per request with x402 (spec §5): which requirement to accept, the caps that cannot be
-// talked past, and the books. It joins the HTTP client as its 402 hook. Signing lives in sign.ts,
+// Paying per request with x402 (spec §5): the session joins the HTTP client as its 402 hook, takes
+// the offer the policy chooses (offer-policy.ts), signs it and reads it back. The books are in
+// books.ts, what the session says (plan, summary) in summary.ts; signing itself lives in sign.ts,
 // loaded only when a payment is made.
 
 export interface PaymentOptions {
@@ -47,38 +45,13 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
   );
 }
 
-export interface PaymentTally {
-  signed: number;
-  signedAmount: bigint;
-  accepted: number;
-  acceptedAmount: bigint;
-  asset: KnownAsset | undefined;
-}
+export type { PaymentTally } from "./books.js";
 
+/** The 402 hook of a paying run: chooses the offer, signs it, and keeps the books (books.ts). */
 export class PaymentSession implements PaymentHook {
-  /**
-   * Held against --max-spend: every value signed, plus those being signed right now. Reserved
-   * before signing, so concurrent pages cannot together pass the cap; never given back once a
-   * signed payment may have left.
-   */
-  private reserved = 0n;
-  private signing = 0;
-  /** Payments signed (the wallet's risk, whatever became of them), and those the server accepted. */
-  private signed = 0;
-  private signedAmount = 0n;
-  private accepted = 0;
-  private acceptedAmount = 0n;
-  /** Payments sent and not yet answered: their value, and their nonce (their name in the ledger). */
-  private readonly inFlight = new Map<Record<string, string>, { value: bigint; nonce: string }>();
+  private readonly books: PaymentBooks;
   private readonly recorder: PaymentRecorder | undefined;
-  private asset: KnownAsset | undefined;
   private signer: Promise<Signer> | undefined;
-  private readonly settlements: string[] = [];
-  private payer: string | undefined;
-  /** Signed and sent with no answer read (the run stopped, the connection died): may yet be settled. */
-  private unknown = 0n;
-  /** The amount of the last payment signed: the price of the next page, as far as can be known. */
-  private lastAmount: bigint | undefined;
 
   constructor(
     private readonly options: PaymentOptions,
@@ -87,13 +60,14 @@ export class PaymentSession implements PaymentHook {
     private readonly verbose: boolean,
   ) {
     this.recorder = options.ledger ? new PaymentRecorder(options.ledger, log) : undefined;
+    this.books = new PaymentBooks(this.recorder);
   }
 
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
   choose(requirements: PaymentRequirement[]): ChosenOffer {
     return chooseOffer(requirements, this.options, {
-      reserved: this.reserved,
-      payment: this.signed + this.signing + 1,
+      reserved: this.books.reserved,
+      payment: this.books.nextPayment,
     });
   }
 
@@ -111,43 +85,41 @@ export class PaymentSession implements PaymentHook {
     }
     this.recorder?.precheck(amount);
     // Reserved in the same turn as the check in choose(): concurrent pages cannot race past the cap.
-    this.reserved += amount;
-    this.signing++;
+    this.books.reserve(amount);
     let signed: { headers: Record<string, string>; auth: SignedAuthorization };
     try {
-      if (this.verbose) {
-        this.log(
-          `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`,
-        );
-      }
+      if (this.verbose) this.log(payingLine(amount, asset, requirement, label));
       signed = await this.sign(res, offer);
       // In the ledger before it can leave: a line that cannot be written (or the daily cap) stops it.
       this.recorder?.signed(res.url, label, requirement, asset, signed.auth);
     } catch (error) {
-      this.reserved -= amount; // signed at most in memory: nothing left this process
-      this.signing--;
+      this.books.release(amount);
       throw error;
     }
-    this.signing--;
-    this.signed++;
-    this.signedAmount += signed.auth.value;
-    this.lastAmount = signed.auth.value;
-    this.asset = asset;
-    this.inFlight.set(signed.headers, { value: signed.auth.value, nonce: signed.auth.nonce });
+    this.books.sent(signed.headers, signed.auth, asset);
     return signed.headers;
   }
 
   /**
-   * The dry run's answer to a 402: what would be paid per request and in all. With a wallet key
-   * the amount is read back from an authorization signed in memory and thrown away, never sent.
+   * The dry run's answer to a 402: what would be paid per request and in all; `cached` requests
+   * are answered by the response cache, unpaid. With a wallet key the amount is read back from an
+   * authorization signed in memory and thrown away, never sent.
    */
-  /** The dry run's plan; `cached` requests are answered by the response cache, unpaid. */
   async plan(res: ApiResponse, cached = 0): Promise<string> {
     const offer = this.offer(res);
-    if (!this.options.walletKey)
-      return this.describePlan(offer.amount, offer.asset, offer.requirement, false, cached);
-    const { auth } = await this.sign(res, offer);
-    return this.describePlan(auth.value, offer.asset, offer.requirement, true, cached);
+    const readBack = Boolean(this.options.walletKey);
+    const amount = readBack ? (await this.sign(res, offer)).auth.value : offer.amount;
+    return describePlan({
+      amount,
+      asset: offer.asset,
+      requirement: offer.requirement,
+      readBack,
+      estimate: this.estimate,
+      cached,
+      maxPayment: this.options.maxPayment,
+      maxSpend: this.options.maxSpend,
+      cap: this.recorder?.plan(amount),
+    });
   }
 
   /** How many requests the command needs, when known before the first answer. */
@@ -157,15 +129,11 @@ export class PaymentSession implements PaymentHook {
 
   /** The error a 402 ends in: the price and the ways out, or the server refusing the payment sent. */
   async refusal(res: ApiResponse, paid: boolean, payment?: Record<string, string>): Promise<CliError> {
-    const sent = payment && this.inFlight.get(payment);
-    if (sent) {
-      this.inFlight.delete(payment);
-      this.recorder?.outcome(sent.nonce, "refused", { reason: refusalReason(res) });
-    }
+    this.books.refused(payment, () => refusalReason(res));
     return paymentRequiredError(res, paid, this.estimate);
   }
 
-  private offer(res: ApiResponse): ReturnType<PaymentSession["choose"]> {
+  private offer(res: ApiResponse): ChosenOffer {
     const header = res.headers["payment-required"];
     return this.choose(readPaymentRequirements(res.body, typeof header === "string" ? header : undefined));
   }
@@ -173,7 +141,7 @@ export class PaymentSession implements PaymentHook {
   /** Signs the chosen offer and reads the value back; nothing here sends anything. */
   private async sign(
     res: ApiResponse,
-    { requirement, asset, amount, validitySeconds }: ReturnType<PaymentSession["choose"]>,
+    { requirement, asset, amount, validitySeconds }: ChosenOffer,
   ): Promise<{ headers: Record<string, string>; auth: SignedAuthorization }> {
     try {
       this.signer ??= import("./sign.js").then((m) =>
@@ -187,7 +155,7 @@ export class PaymentSession implements PaymentHook {
         throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
       }
       const auth = await readBack(signer, headers, requirement, asset, amount);
-      this.payer = signer.address;
+      this.books.signedBy(signer.address);
       return { headers, auth };
     } catch (error) {
       if (error instanceof CliError) throw error;
@@ -197,13 +165,7 @@ export class PaymentSession implements PaymentHook {
 
   /** What the session has signed and what the server accepted, so far (amounts in the asset's units). */
   tally(): PaymentTally {
-    return {
-      signed: this.signed,
-      signedAmount: this.signedAmount,
-      accepted: this.accepted,
-      acceptedAmount: this.acceptedAmount,
-      asset: this.asset,
-    };
+    return this.books.tally();
   }
 
   /**
@@ -211,46 +173,32 @@ export class PaymentSession implements PaymentHook {
    * nothing was paid yet to price them): asked before a walk that must read every page.
    */
   refusesMore(more: number): string | undefined {
-    const asset = this.asset;
-    if (this.lastAmount === undefined || !asset || more <= 0) return undefined;
+    const { lastAmount, lastAsset: asset } = this.books;
+    if (lastAmount === undefined || !asset || more <= 0) return undefined;
     const maxSpend = parseAmount("--max-spend", this.options.maxSpend, asset.decimals);
-    const total = this.reserved + this.lastAmount * BigInt(more);
+    const total = this.books.reserved + lastAmount * BigInt(more);
     if (total <= maxSpend) return undefined;
-    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    return `this walk reads every page: ${more} more paid request${more === 1 ? "" : "s"} of ${units(this.lastAmount)} would bring the total to ${units(total)}, over --max-spend ${this.options.maxSpend}`;
+    return overSpend(more, lastAmount, total, asset, this.options.maxSpend);
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */
   get paidRequests(): number {
-    return this.accepted;
+    return this.books.paidRequests;
   }
 
   /** A paid request was answered: the payment counts, with its settlement reference if sent. */
   async settled(res: ApiResponse, headers: Record<string, string>): Promise<void> {
-    const sent = this.inFlight.get(headers);
-    if (sent === undefined) return;
-    this.inFlight.delete(headers);
-    this.accepted++;
-    this.acceptedAmount += sent.value;
-    const signer = await this.signer;
-    const settlement = signer?.settlement(res);
-    if (typeof settlement?.transaction === "string") this.settlements.push(settlement.transaction);
-    this.recorder?.outcome(sent.nonce, "settled", settlement);
+    await this.books.settled(headers, async () => (await this.signer)?.settlement(res));
   }
 
   /** A paid request ended with no answer read: its outcome is unknown, said now. */
   unanswered(headers: Record<string, string>, why: string): void {
-    const sent = this.inFlight.get(headers);
-    if (!sent) return;
-    this.inFlight.delete(headers);
-    this.unknown += sent.value;
-    this.recorder?.outcome(sent.nonce, "unknown", { reason: `no answer was read (${why})` });
+    this.books.unanswered(headers, why);
   }
 
   /** Waits until every payment sent has its answer, or `ms` has passed. */
-  async drain(ms: number): Promise<void> {
-    const until = Date.now() + ms;
-    while (this.inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  drain(ms: number): Promise<void> {
+    return this.books.drain(ms);
   }
 
   /**
@@ -258,64 +206,11 @@ export class PaymentSession implements PaymentHook {
    * the run stopped first) are recorded as unknown: they may yet be cashed until they expire.
    */
   finish(): void {
-    for (const { nonce, value } of this.inFlight.values()) {
-      this.unknown += value;
-      this.recorder?.outcome(nonce, "unknown", { reason: "no answer to the paid request was read" });
-    }
-    this.inFlight.clear();
+    this.books.finish();
   }
 
-  private describePlan(
-    amount: bigint,
-    asset: KnownAsset,
-    req: PaymentRequirement,
-    readBack: boolean,
-    cached = 0,
-  ): string {
-    const { exact } = this.estimate;
-    const requests = this.estimate.requests === undefined ? undefined : this.estimate.requests - cached;
-    const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
-    const total =
-      requests === undefined
-        ? "the number of requests is not known before the first page (one payment per page)"
-        : requests <= 0
-          ? "none needed unless the server repeats records (one payment per page)"
-          : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
-    const how = readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
-    const cap = this.recorder?.plan(amount);
-    const ledger = cap ? `; ${cap}` : "";
-    return `dry run: would pay ${price} per request to ${req.payTo}; ${total}; caps: --max-payment ${this.options.maxPayment}, --max-spend ${this.options.maxSpend}${ledger}${how}`;
-  }
-
-  /**
-   * One line for stderr after a paid command, or nothing when nothing was signed. Payments signed
-   * but not accepted are counted apart, and in the total signed: that is what the wallet risked.
-   */
+  /** One line for stderr after a paid command, or nothing when nothing was signed. */
   summary(): string | undefined {
-    if (this.signed === 0 || !this.asset) return undefined;
-    const asset = this.asset;
-    const line = paymentSummary(this.accepted, this.acceptedAmount, asset, this.payer, this.settlements);
-    const unaccepted = this.signed - this.accepted;
-    if (unaccepted === 0) return line;
-    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    // With no answer read, the server may still settle the payment until its authorization expires.
-    const open =
-      this.unknown > 0n
-        ? `, ${units(this.unknown)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)`
-        : "";
-    return `${line}; ${unaccepted} more signed but not accepted, ${units(this.signedAmount - this.acceptedAmount)}${open} (signed in all: ${units(this.signedAmount)}, the most this command can cost)`;
+    return sessionSummary(this.books.totals());
   }
-}
-
-export function paymentSummary(
-  paid: number,
-  spent: bigint,
-  asset: KnownAsset,
-  payer: string | undefined,
-  settlements: string[],
-): string {
-  const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
-  const last = settlements[settlements.length - 1];
-  const more = settlements.length > 1 ? ` (+${settlements.length - 1} more)` : "";
-  return `tokenintel: paid ${paid} request${paid === 1 ? "" : "s"}, ${formatUnits(spent.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}, from ${payer ? short(payer) : "?"}${last ? `; settlement ${last}${more}` : ""}`;
 }

@@ -97,6 +97,11 @@ export interface RiskReason {
   threshold: string;
 }
 
+/** A reason in words: `dev sold: dev_wallet_insights.dev_sold_percentage=45.2 (high at >= 25)`. */
+export function reasonText(r: RiskReason): string {
+  return `${r.rule}: ${r.field}=${r.value}${r.unit ?? ""} (${r.level} at ${r.threshold})`;
+}
+
 export interface RiskVerdict {
   level: RiskLevel;
   reasons: RiskReason[];

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { settingNames } from "../../src/config/settings-table.js";
+import { settingNames } from "../../src/flags/settings-table.js";
 import { tempDir } from "../e2e/helpers.js";
 import { run } from "./harness.js";
 

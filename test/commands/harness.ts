@@ -2,10 +2,10 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
-import { run as runProgram } from "../../src/run.js";
+import { run as runProgram } from "../../src/entry/run.js";
 import { baseEnv, type RunOptions, type RunResult, tempDir, transcript } from "../e2e/helpers.js";
 
-// Commands run in-process through the program's own run() (src/run.ts, what the binary calls): the
+// Commands run in-process through the program's own run() (src/entry/run.ts, what the binary calls): the
 // real context, settings, client and error mapping, with strings for streams. run() takes the same
 // arguments as the end-to-end tests' run() and answers the same way, without a process. A stub
 // HTTP server answers only the requests a test registered and fails the test when a registered stub

@@ -129,7 +129,7 @@ describe("3. ask --fields means the same in every format", () => {
       env: { NO_COLOR: "1" },
     });
     expect(table.stdout).not.toMatch(/Sandbox answer/);
-    expect(table.stdout).toMatch(/token_ticker\s+market_cap/);
+    expect(table.stdout).toMatch(/TICKER\s+MCAP/);
   });
 
   it("an unknown field is a usage error that names what ask has", async () => {

@@ -121,6 +121,58 @@ describe("usage errors: exit 2 before any request", () => {
       ["directory", "-c", "base", "--pay", "--max-spend", "0.0000001"],
       /--max-spend/,
     ],
+    // A data command reads its flags a group at a time (commands/data/flag-groups.ts): the tokens,
+    // paging, the format, the fields, payment, the view, --sort, --where, --watch.
+    [
+      "--watch with --page",
+      ["market", "-c", "base", "--watch", "--page", "2"],
+      /--watch cannot be combined with --page\n/,
+    ],
+    ["an empty --ecosystem", ["market", "-c", "base", "--ecosystem", " "], /--ecosystem: empty value\n/],
+    ["--changes without --watch", ["market", "-c", "base", "--changes"], /--changes needs --watch\n/],
+    ["--diff without --watch", ["market", "-c", "base", "--diff"], /--diff needs --watch\n/],
+    // Two errors: the earlier group's is the one shown.
+    ["no chain, two lists: the chain", ["market", "--tickers", "A", "--ids", "x"], /--chain is required/],
+    [
+      "two lists, --page 2: the lists",
+      ["market", "-c", "base", "--tickers", "A", "--ids", "x", "--page", "2"],
+      /use one of --tickers, --addresses, --ids at a time\n/,
+    ],
+    [
+      "--page 2 with a list, two output flags: paging",
+      ["market", "-c", "base", "--tickers", "A", "--page", "2", "--json", "--ndjson"],
+      /--page 2: a list of tickers is answered in one page/,
+    ],
+    [
+      "two output flags, a field that is no path: the format",
+      ["market", "-c", "base", "--json", "--ndjson", "--fields", "a..b"],
+      /conflicting output flags/,
+    ],
+    [
+      "a field that is no path, a cap without --pay: the field",
+      ["market", "-c", "base", "--fields", "a..b", "--max-spend", "1"],
+      /--fields: "a\.\.b" is not a field path/,
+    ],
+    [
+      "a cap without --pay, a bad --sort: the payment",
+      ["market", "-c", "base", "--max-spend", "1", "--sort", "x:sideways"],
+      /go with --pay/,
+    ],
+    [
+      "an unknown view, a bad --sort: the view",
+      ["market", "-c", "base", "--view", "nope", "--sort", "x:sideways"],
+      /--view: unknown view "nope"/,
+    ],
+    [
+      "a bad --sort, a bad --where: the sort",
+      ["market", "-c", "base", "--sort", "x:sideways", "--where", "nope"],
+      /--sort: expected <field>\[:asc\|desc\]/,
+    ],
+    [
+      "a bad --where, --watch into a pipe as CSV: the where",
+      ["market", "-c", "base", "--where", "nope", "--watch", "-o", "csv"],
+      /^tokenintel: --where: /,
+    ],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

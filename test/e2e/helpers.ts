@@ -29,6 +29,10 @@ export function baseEnv(configDir: string): Record<string, string> {
     if (v === undefined || k.startsWith("TOKENINTEL_") || k === "NO_COLOR" || k === "FORCE_COLOR") continue;
     env[k] = v;
   }
+  // A UTF-8 terminal, whatever the machine's locale: under LANG=C tables are drawn in ASCII.
+  delete env.LC_ALL;
+  delete env.LC_CTYPE;
+  env.LANG = "C.UTF-8";
   env.TOKENINTEL_CONFIG_DIR = configDir;
   // The payment ledger of paid runs: beside the test's config, never in the user's data folder.
   env.TOKENINTEL_DATA_DIR = join(configDir, "data");

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { escapeForTerminal } from "../../src/output/sanitize.js";
+import { escapeForTerminal } from "../../src/terminal/sanitize.js";
 import { run } from "../commands/harness.js";
 import { useServers } from "./fixtures.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";

@@ -89,6 +89,22 @@ describe("what dist/ loads", () => {
     expect(relative).toBeGreaterThan(10);
   });
 
+  it("bundles the undici its sources import (the Agent), not undici's whole public entry", () => {
+    // scripts/undici-public.mjs: the entry alone would bring fetch, WebSocket, caches and mocks.
+    const bundled = jsFiles(dist)
+      .map((f) => readFileSync(f, "utf8"))
+      .join("\n");
+    expect(bundled).toContain("// node_modules/undici/lib/dispatcher/agent.js");
+    for (const part of [
+      "index.js",
+      "lib/web/fetch/index.js",
+      "lib/web/websocket/",
+      "lib/mock/",
+      "lib/cache/",
+    ])
+      expect(bundled.includes(`// node_modules/undici/${part}`), part).toBe(false);
+  });
+
   it("every run loads none of the heavy libraries: they wait for the runs that need them", () => {
     // What cli.js loads before any command runs: its static imports and the core chunk's, and theirs.
     const loaded = new Set<string>();

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiClient, redactUrl, retryAfterMs } from "../../src/api/client.js";
-import { DEFAULT_MAX_BODY_BYTES, formatBytes } from "../../src/api/limits.js";
 import { serverMessage } from "../../src/api/server-message.js";
+import { DEFAULT_MAX_BODY_BYTES, formatBytes } from "../../src/contract/limits.js";
 import { ApiError, AuthError, NetworkError, UsageError } from "../../src/errors.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 

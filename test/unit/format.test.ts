@@ -8,8 +8,8 @@ import {
   formatPlain,
   formatPrice,
 } from "../../src/output/format.js";
-import { sanitizeBlock, sanitizeInline } from "../../src/output/sanitize.js";
 import { displayWidth, truncateWidth } from "../../src/output/width.js";
+import { sanitizeBlock, sanitizeInline } from "../../src/terminal/sanitize.js";
 
 describe("formatPrice", () => {
   it.each([

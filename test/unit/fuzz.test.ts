@@ -26,8 +26,8 @@ import {
   formatPlain,
   formatPrice,
 } from "../../src/output/format.js";
-import { sanitizeInline } from "../../src/output/sanitize.js";
 import { toCsv } from "../../src/output/writers.js";
+import { sanitizeInline } from "../../src/terminal/sanitize.js";
 
 // No input crashes the parsers and formatters: they return a value or a CliError, nothing else.
 

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import { helpPages } from "../../scripts/help-pages.js";
-import { helpPageFor, renderHelp } from "../../src/help/render.js";
+import { readCommandLine } from "../../src/entry/command-line.js";
+import { helpPage } from "../../src/entry/help.js";
+import { renderHelp } from "../../src/help/render.js";
 import { fullProgram } from "../../src/program.js";
 
 // The pages the shim prints for `--help` (built once, wrapped at the run's width) must be what
@@ -119,7 +121,7 @@ describe("which command lines a page answers", () => {
   ];
   for (const [args, page] of cases) {
     it(`${JSON.stringify(args)} → ${page ? page[0] : "the program"}`, () => {
-      expect(helpPageFor(args, pages)).toEqual(page);
+      expect(helpPage(readCommandLine(args).helpPath, pages)).toEqual(page);
     });
   }
 });

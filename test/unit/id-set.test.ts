@@ -47,13 +47,34 @@ describe("CompactIdSet", () => {
   });
 
   it("is exact when every id hashes alike: a hash match is confirmed by the whole id", () => {
-    for (const hash of [() => 7, (_bytes: Uint8Array, length: number) => length]) {
+    for (const hash of [() => 7, (_bytes: Uint8Array, _start: number, length: number) => length]) {
       const set = new CompactIdSet(hash);
       const ids = ["ab", "AB", "ba", "abab", "ab\u0000", "a", "b", "0a0a", "🚀", "x🚀", "00"];
       for (const id of ids) expect(set.add(id), id).toBe(true);
       for (const id of ids) expect(set.add(id), id).toBe(false);
       expect(set.size).toBe(ids.length);
     }
+  });
+
+  it("doubles its table without holding two: the old one is let go before every id is rehashed", () => {
+    const CHUNK = 256 * 1024;
+    let rehashed = 0;
+    const held: number[] = [];
+    const set: CompactIdSet = new CompactIdSet((bytes, start, length) => {
+      // Rehashing reads the arena's chunks; a lookup reads the one id being added.
+      if (bytes.length === CHUNK) {
+        rehashed++;
+        held.push(set.bytes % CHUNK); // the table's bytes beside the chunks'
+      }
+      let h = 0;
+      for (let i = start; i < start + length; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
+      return h >>> 0;
+    });
+    for (let n = 0; n < 3000; n++) set.add(`id-${n}`);
+    // 1024 slots, then 2048 at 820 ids, 4096 at 1639: each grow rehashes every id in the arena.
+    expect(rehashed).toBe(820 + 1639);
+    expect(new Set(held)).toEqual(new Set([0]));
+    for (let n = 0; n < 3000; n++) expect(set.add(`id-${n}`)).toBe(false);
   });
 
   it("holds 400,000 hex ids, every one once, in under 32 bytes an id", () => {

@@ -3,10 +3,45 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// Issue 24 item 3: no command reaches back into the file that lists the commands (src/program.ts)
-// or the CLI that runs them, and no import cycle runs at load time.
+// The import graph of src/ kept to the layers docs/development.md draws ("Architecture: where a new
+// thing goes"): no import reaches up a layer, no two folders import each other (directly or round
+// a loop), no cycle runs at load time, and each bundle starts from src/entry/ with what it may load
+// at start written down here (issue 24 item 3, issue 36 items 1 and 3).
 
-const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../../src");
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const SRC = join(ROOT, "src");
+
+/**
+ * The layers, from the outside in, by folder under src/ (a file at the top by its name). A file may
+ * import its own folder, another folder of its layer, or any folder of a layer further in.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  // What each bundle starts from: the shim, the program, completion, --help and --version.
+  ["entry"],
+  // The command list.
+  ["program"],
+  ["commands"],
+  // What a run hands its command.
+  ["context"],
+  // The services a command uses.
+  ["api", "payment", "output", "config", "settings", "cache", "token-index", "risk", "sandbox", "help"],
+  // The leaves every layer may use.
+  [
+    "contract",
+    "json",
+    "numbers",
+    "query",
+    "files",
+    "flags",
+    "terminal",
+    "io",
+    "errors",
+    "sleep",
+    "text",
+    "version",
+    "types",
+  ],
+];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -20,19 +55,80 @@ interface Edge {
   eager: boolean;
 }
 
-function importsOf(file: string): Edge[] {
+/** A file's imports of other files of src/, and the packages (and node: modules) it loads eagerly. */
+function importsOf(file: string): { edges: Edge[]; packages: string[] } {
   const text = readFileSync(file, "utf8");
   const edges: Edge[] = [];
+  const packages: string[] = [];
   const target = (spec: string) => resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
-  for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s+"(\.[^"]+)";/gms))
-    edges.push({ to: target(m[3]!), eager: !m[2] });
+  for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)";/gms)) {
+    if (m[3]!.startsWith(".")) edges.push({ to: target(m[3]!), eager: !m[2] });
+    else if (!m[2]) packages.push(m[3]!);
+  }
   for (const m of text.matchAll(/import\("(\.[^"]+)"\)/g)) edges.push({ to: target(m[1]!), eager: false });
-  return edges;
+  return { edges, packages };
 }
 
 const files = sources(SRC);
-const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const imports = new Map(files.map((f) => [f, importsOf(f)]));
+const graph = new Map(files.map((f) => [f, imports.get(f)!.edges]));
 const name = (f: string) => relative(SRC, f);
+
+/** The folder a file belongs to: its folder under src/ (a command's own folder), or its name. */
+function folderOf(file: string): string {
+  const parts = name(file).split("/");
+  if (parts.length === 1) return parts[0]!.replace(/\.ts$/, "");
+  return parts[0] === "commands" && parts.length > 2 ? `commands/${parts[1]}` : parts[0]!;
+}
+const layerOf = (folder: string) => LAYERS.findIndex((layer) => layer.includes(folder.split("/")[0]!));
+
+/** Each import between two folders: "from -> to", with the files that make it. */
+function folderEdges(): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const [f, list] of graph) {
+    for (const e of list) {
+      const [from, to] = [folderOf(f), folderOf(e.to)];
+      if (from === to) continue;
+      const key = `${from} -> ${to}`;
+      edges.set(key, (edges.get(key) ?? new Set()).add(`${name(f)} -> ${name(e.to)}`));
+    }
+  }
+  return edges;
+}
+
+/** The loops between folders: each strongly connected set of two or more folders (Tarjan). */
+function folderLoops(edges: Iterable<string>): string[][] {
+  const next = new Map<string, string[]>();
+  for (const edge of edges) {
+    const [from, to] = edge.split(" -> ") as [string, string];
+    next.set(from, [...(next.get(from) ?? []), to]);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const loops: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const set: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      set.push(w);
+    } while (w !== v);
+    if (set.length > 1) loops.push(set.sort());
+  };
+  for (const v of next.keys()) if (!index.has(v)) visit(v);
+  return loops;
+}
 
 describe("imports", () => {
   it("resolve to files that exist", () => {
@@ -46,7 +142,7 @@ describe("imports", () => {
     const back = [...graph]
       .filter(([f]) => name(f).startsWith("commands/"))
       .flatMap(([f, edges]) =>
-        edges.filter((e) => ["program.ts", "cli.ts"].includes(name(e.to))).map(() => name(f)),
+        edges.filter((e) => ["program.ts", "entry/cli.ts"].includes(name(e.to))).map(() => name(f)),
       );
     expect(back).toEqual([]);
   });
@@ -66,5 +162,145 @@ describe("imports", () => {
     };
     for (const f of files) visit(f, []);
     expect(cycles).toEqual([]);
+  });
+});
+
+describe("the layers", () => {
+  it("place every folder of src/", () => {
+    const unplaced = [...new Set(files.map(folderOf))].filter((folder) => layerOf(folder) < 0);
+    expect(unplaced).toEqual([]);
+  });
+
+  it("no import reaches up a layer: at load time, on demand or for a type", () => {
+    const upward = [...graph].flatMap(([f, edges]) =>
+      edges
+        .filter((e) => layerOf(folderOf(e.to)) < layerOf(folderOf(f)))
+        .map((e) => `${name(f)} -> ${name(e.to)}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it("no loop between folders (a command's folder counts as one)", () => {
+    const edges = folderEdges();
+    const loops = folderLoops(edges.keys()).map((loop) =>
+      [...edges]
+        .filter(([edge]) => loop.includes(edge.split(" -> ")[0]!) && loop.includes(edge.split(" -> ")[1]!))
+        .map(([edge, by]) => `${edge} (${[...by].join(", ")})`),
+    );
+    expect(loops).toEqual([]);
+  });
+
+  it("the loop finder finds a loop round three folders, and none in a chain", () => {
+    expect(folderLoops(["a -> b", "b -> c", "c -> a", "c -> d"])).toEqual([["a", "b", "c"]]);
+    expect(folderLoops(["a -> b", "b -> c", "a -> c"])).toEqual([]);
+  });
+
+  it("each limit and fact (an exported UPPER_CASE constant) is defined once", () => {
+    const defined = new Map<string, string[]>();
+    for (const f of files)
+      for (const m of readFileSync(f, "utf8").matchAll(/^export const ([A-Z][A-Z0-9_]*)\b/gm))
+        defined.set(m[1]!, [...(defined.get(m[1]!) ?? []), name(f)]);
+    expect([...defined].filter(([, where]) => where.length > 1)).toEqual([]);
+  });
+});
+
+// What each bundle may load at start: the files of src/ its entry reaches through static imports,
+// and the packages among them (node: modules are free). Anything else is loaded when asked for.
+const STDOUT = ["files/stdout.ts", "files/errors.ts"];
+const PRIVATE_FOLDERS = ["config/locations.ts", "files/private.ts", "files/errors.ts", "errors.ts"];
+const BUDGETS: Record<string, { files: string[]; packages: string[] }> = {
+  // On every run, --version and --help too: the command line's reading.
+  "entry/shim.ts": { files: ["entry/command-line.ts"], packages: [] },
+  // Before a bundle loads: the compile cache's folder, private.
+  "entry/compile-cache.ts": { files: PRIVATE_FOLDERS, packages: ["env-paths"] },
+  // --version and --help: a write to stdout, the version, the help pages' renderer.
+  "entry/version.ts": { files: [...STDOUT, "version.ts"], packages: [] },
+  "entry/help.ts": { files: [...STDOUT, "help/render.ts"], packages: [] },
+  // On every Tab: the token index and the contract's names, no commander, program or client.
+  "entry/complete.ts": {
+    files: [
+      "commands/complete/run.ts",
+      "token-index/store.ts",
+      ...PRIVATE_FOLDERS,
+      "contract/api.ts",
+      "contract/endpoints.ts",
+      "contract/endpoint-spec.ts",
+      "api/fields.ts",
+    ],
+    packages: ["env-paths"],
+  },
+  // The program: commander, the command list and the global flags; each command when it runs.
+  "entry/cli.ts": {
+    files: [
+      "entry/command-line.ts",
+      "entry/run.ts",
+      "program.ts",
+      "commands/command.ts",
+      "flags/global.ts",
+      "flags/table.ts",
+      "flags/settings-table.ts",
+      "flags/formats.ts",
+      "contract/api.ts",
+      "contract/assets.ts",
+      "contract/limits.ts",
+      "help/notes.ts",
+      "help/render.ts",
+      "io.ts",
+      "terminal/charset.ts",
+      "terminal/sanitize.ts",
+      "terminal/secrets.ts",
+      "errors.ts",
+      "files/errors.ts",
+      "version.ts",
+    ],
+    packages: ["commander"],
+  },
+};
+
+/** The files and packages `entry` loads at start. */
+function loadedAtStart(entry: string): { files: string[]; packages: string[] } {
+  const seen = new Set<string>();
+  const packages = new Set<string>();
+  const queue = [join(SRC, entry)];
+  while (queue.length) {
+    const f = queue.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    for (const e of imports.get(f)?.edges ?? []) if (e.eager) queue.push(e.to);
+    for (const p of imports.get(f)?.packages ?? []) if (!p.startsWith("node:")) packages.add(p);
+  }
+  seen.delete(join(SRC, entry));
+  return { files: [...seen].map(name).sort(), packages: [...packages].sort() };
+}
+
+describe("the entry points", () => {
+  const build = readFileSync(join(ROOT, "scripts/build.mjs"), "utf8");
+  const entries = [...build.matchAll(/entryPoints:\s*\{([^}]*)\}/g)].flatMap((m) =>
+    [...m[1]!.matchAll(/"src\/([^"]+\.ts)"/g)].map((e) => e[1]!),
+  );
+
+  it("every bundle the build makes starts from src/entry/, and each has a budget here", () => {
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+    expect(entries.filter((e) => !e.startsWith("entry/"))).toEqual([]);
+    expect(entries.sort()).toEqual(Object.keys(BUDGETS).sort());
+  });
+
+  for (const [entry, budget] of Object.entries(BUDGETS)) {
+    it(`${entry} loads at start only what its budget allows`, () => {
+      const loaded = loadedAtStart(entry);
+      expect(loaded.files.filter((f) => !budget.files.includes(f))).toEqual([]);
+      expect(loaded.packages.filter((p) => !budget.packages.includes(p))).toEqual([]);
+    });
+  }
+
+  it("bin/tokenintel.js hands the command line to dist/shim.cjs, and does nothing else", () => {
+    const bin = readFileSync(join(ROOT, "bin/tokenintel.js"), "utf8");
+    const code = bin.split("\n").filter((l) => l.trim() && !l.trim().startsWith("//"));
+    expect(code.length).toBeLessThanOrEqual(15);
+    expect([...bin.matchAll(/require\(((?:[^()]|\([^()]*\))*)\)/g)].map((m) => m[1])).toEqual([
+      '"node:path"',
+      'join(dist, "shim.cjs")',
+    ]);
+    expect(bin).toMatch(/shim\.runShim\(dist, process\.argv\.slice\(2\)\);/);
   });
 });

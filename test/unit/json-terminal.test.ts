@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { formatJsonForTerminal } from "../../src/output/json-terminal.js";
+import { formatJsonForTerminal } from "../../src/terminal/json.js";
 
 const laidOut = (text: string) => formatJsonForTerminal(text, { indent: true, color: false });
 const coloured = (text: string) => formatJsonForTerminal(text, { indent: true, color: true });

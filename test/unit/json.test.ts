@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../src/api/limits.js";
+import { MAX_JSON_DEPTH } from "../../src/contract/limits.js";
 import {
   JsonDepthError,
   LosslessNumber,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_PAGES } from "../../src/api/limits.js";
 import { type Page, PageCeilingError, walkPages } from "../../src/api/pager.js";
+import { DEFAULT_MAX_PAGES } from "../../src/contract/limits.js";
 
 /** A fake server of `total` records, `size` a page; records when each page was asked for. */
 function pages(total: number, size: number, withCount: boolean) {

@@ -39,26 +39,28 @@ describe("orderBySelector", () => {
   });
 });
 
+/** A client that answers each request 200 with the body made from its query parameters. */
+function answering(body: (param: (name: string) => unknown) => unknown): ApiClient {
+  return {
+    request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
+      const param = (name: string) => opts.query?.find(([k]) => k === name)?.[1];
+      return { status: 200, headers: {}, text: "", url: "", body: body(param) };
+    },
+  } as unknown as ApiClient;
+}
+
 describe("streamRecords: repeats across and within pages (issue 14: one set of ids)", () => {
   /** A client whose pages hold these ids (a page count tells how many). */
   function client(pages: string[][]) {
-    return {
-      request: async (_path: string, opts: { query?: Array<[string, unknown]> }) => {
-        const n = Number(opts.query?.find(([k]) => k === "page")?.[1]);
-        const ids = pages[n - 1] ?? [];
-        return {
-          status: 200,
-          headers: {},
-          text: "",
-          url: "",
-          body: {
-            success: true,
-            data: ids.map((id, i) => ({ id: id || undefined, symbol: `S${n}-${i}` })),
-            meta: { pagination: { page: n, pageSize: 4, pageCount: pages.length, total: 99 } },
-          },
-        };
-      },
-    } as unknown as ApiClient;
+    return answering((param) => {
+      const n = Number(param("page"));
+      const ids = pages[n - 1] ?? [];
+      return {
+        success: true,
+        data: ids.map((id, i) => ({ id: id || undefined, symbol: `S${n}-${i}` })),
+        meta: { pagination: { page: n, pageSize: 4, pageCount: pages.length, total: 99 } },
+      };
+    });
   }
   const endpoint = { path: "/x", kind: "directory" as const, pageSize: 4 };
 
@@ -95,5 +97,51 @@ describe("streamRecords: repeats across and within pages (issue 14: one set of i
       ]);
       expect(await symbols(pages, 5, prefetch)).toEqual(["S1-0", "S1-1", "S1-3", "S2-0", "S2-2"]);
     }
+  });
+});
+
+describe("streamRecords: a selector list in chunks of 30", () => {
+  /** One unpaged request per chunk: a record for each item the server knows, in reverse order. */
+  function client(requests: string[][]) {
+    return answering((param) => {
+      const items = param("tickers") as string[];
+      requests.push(items);
+      const known = items.filter((item) => !item.startsWith("none"));
+      return {
+        success: true,
+        data: known.reverse().map((item) => ({ id: item.toLowerCase(), symbol: item })),
+      };
+    });
+  }
+  const endpoint = { path: "/x", kind: "directory" as const, pageSize: 0, paged: false };
+
+  async function walk(items: string[], limit?: number) {
+    const requests: string[][] = [];
+    const result = { missing: [] as string[] };
+    const out: string[] = [];
+    const selector = { param: "tickers", kind: "ticker" as const, items };
+    for await (const batch of streamRecords(
+      client(requests),
+      { endpoint, query: [], window: 2, selector, limit },
+      result,
+    ))
+      for (const r of batch) out.push((r as { symbol: string }).symbol);
+    return { out, missing: result.missing, requests: requests.map((r) => r.length) };
+  }
+
+  // 35 items: T0..T29 in the first request, T0 (again), T30..T32 and none1 in the second.
+  const items = [...Array.from({ length: 30 }, (_, i) => `T${i}`), "T0", "T30", "T31", "none1", "T32"];
+
+  it("keeps the user's order, drops a record a chunk before delivered, names the items no record matched", async () => {
+    const { out, missing, requests } = await walk(items);
+    expect(requests).toEqual([30, 5]);
+    expect(out).toEqual([...Array.from({ length: 30 }, (_, i) => `T${i}`), "T30", "T31", "T32"]);
+    expect(missing).toEqual(["none1"]);
+  });
+
+  it("stops at the limit, and then names nothing missing", async () => {
+    const { out, missing } = await walk(items, 31);
+    expect(out).toEqual([...Array.from({ length: 30 }, (_, i) => `T${i}`), "T30"]);
+    expect(missing).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactSecrets, secretForms } from "../../src/output/secrets.js";
+import { redactSecrets, secretForms } from "../../src/terminal/secrets.js";
 
 // The redactor passes over text that holds none of a secret's anchors without running its pattern.
 // That is only right if every match holds an anchor: text built from the secret's forms, each

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Setting } from "../../src/config/settings-table.js";
+import type { Setting } from "../../src/flags/settings-table.js";
 
-// Issue 24 item 1: a setting is declared once, in config/settings-table.ts. This test adds one to
+// Issue 24 item 1: a setting is declared once, in flags/settings-table.ts. This test adds one to
 // the table, and to nothing else, and finds it everywhere a setting shows: `config set`'s check,
 // `config get`, `config list`, the environment and the flag (in that order of precedence), a
 // command's --help, `config --help`, the completion scripts and the man page.
@@ -25,7 +25,7 @@ let harness: Harness;
 beforeAll(async () => {
   // A fresh copy of every module, so that the table each one reads has the new entry.
   vi.resetModules();
-  const table = await import("../../src/config/settings-table.js");
+  const table = await import("../../src/flags/settings-table.js");
   (table.SETTINGS as Record<string, Setting>)["spend-alert"] = SPEND_ALERT;
   harness = await import("../commands/harness.js");
 });

@@ -12,9 +12,9 @@ const taColumns = TA.table.views.change!.columns as (records: unknown[]) => Colu
 
 import { formatTime } from "../../src/output/format.js";
 import { renderMarkdown } from "../../src/output/markdown.js";
-import { compareValues, sortRecords } from "../../src/output/sort.js";
 import { renderTable } from "../../src/output/table.js";
 import { displayWidth } from "../../src/output/width.js";
+import { compareValues, sortRecords } from "../../src/query/records.js";
 
 const ctx = { relativeTime: true, now: Date.parse("2026-11-21T12:00:00.000Z") };
 

@@ -7,9 +7,9 @@ import { LosslessNumber } from "../../src/json/exact.js";
 import { MAX_EXPANDED_EXPONENT, toPlainDecimal } from "../../src/numbers/decimal.js";
 import { columnForPath } from "../../src/output/columns.js";
 import { formatCompact, formatInteger, formatPercent, formatPrice } from "../../src/output/format.js";
-import { escapeForTerminal } from "../../src/output/sanitize.js";
-import { redactSecrets, secretForms } from "../../src/output/secrets.js";
 import { renderTable } from "../../src/output/table.js";
+import { escapeForTerminal } from "../../src/terminal/sanitize.js";
+import { redactSecrets, secretForms } from "../../src/terminal/secrets.js";
 
 // Issue 10, items 10, 11, 13 and 15: the pure parts, at their edges.
 

@@ -8,6 +8,8 @@ import { Transport } from "../../src/api/transport.js";
 
 let server: Server;
 let base: string;
+/** Settles when the server's answer to /endless ends (the client dropped the connection). */
+let endlessClosed: Promise<void> | undefined;
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === "/announced") {
@@ -17,6 +19,7 @@ beforeAll(async () => {
       return;
     }
     if (req.url === "/endless") {
+      endlessClosed = new Promise((resolve) => res.once("close", () => resolve()));
       res.writeHead(200, { "content-type": "application/json" });
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       const more = () => {
@@ -142,6 +145,12 @@ describe("Transport: the answer's body", () => {
       await expect(get(transport, "/endless")).rejects.toThrow(
         "the response is larger than 256 KiB, the cap on one response; stopped reading it (raise the cap with --max-body, e.g. --max-body 1MiB)",
       );
+      // Aborted, not left to stream unread into the pool: the server sees the connection end.
+      const ended = await Promise.race([
+        endlessClosed!.then(() => "ended"),
+        new Promise((resolve) => setTimeout(resolve, 2000, "still streaming")),
+      ]);
+      expect(ended).toBe("ended");
     } finally {
       await transport.close();
     }

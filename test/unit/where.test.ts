@@ -6,7 +6,7 @@ import {
   parseWhere,
   readNumber,
   WhereSyntaxError,
-} from "../../src/output/where.js";
+} from "../../src/query/records.js";
 
 const rec = (value: unknown) => ({ a: { b: value } });
 const test = (value: unknown, text: string) => matchesCondition(rec(value), parseWhere(`a.b${text}`));

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from "node:http";
-import { sanitizeInline } from "../../output/sanitize.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
 
 /** The longest reason phrase shown; a longer one is cut (server bytes are untrusted). */
 const MAX_REASON = 64;

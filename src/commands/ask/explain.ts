@@ -5,8 +5,7 @@ import { identityOf } from "../../contract/identity.js";
 import { getPath } from "../../json/dot-paths.js";
 import type { Column } from "../../output/columns.js";
 import { col } from "../../output/columns.js";
-import { assessRisk, type RiskLevel } from "../../risk/rules.js";
-import { reasonText } from "../check/run.js";
+import { assessRisk, type RiskLevel, reasonText } from "../../risk/rules.js";
 import { MARKET } from "../market/definition.js";
 
 // ask --explain: the figures that ground an answer. The tokens an answer names (its tokenDetails,

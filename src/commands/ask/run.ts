@@ -8,7 +8,7 @@ import { ApiError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
-import { columnForPath } from "../../output/columns.js";
+import { columnsForPaths } from "../../output/columns.js";
 import { createWriter, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import { chooseFormat, warnTableOnly } from "../data/output.js";
@@ -100,7 +100,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
   const writer = createWriter(format, ctx.io, {
     columns: () =>
       chosen
-        ? chosen.map(columnForPath)
+        ? columnsForPaths(chosen, [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide])
         : opts.wide
           ? [...ASK_COLUMNS.columns, ...ASK_COLUMNS.wide]
           : ASK_COLUMNS.columns,

@@ -7,7 +7,7 @@ import type { FlagValues } from "../../flags/table.js";
 import type { Column } from "../../output/columns.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
-import { assessRisk, type RiskLevel, type RiskReason, reaches } from "../../risk/rules.js";
+import { assessRisk, type RiskLevel, type RiskReason, reaches, reasonText } from "../../risk/rules.js";
 import { expandList } from "../data/lists.js";
 import { chooseFormat } from "../data/output.js";
 import { estimateRequests } from "../data/run.js";
@@ -29,11 +29,6 @@ export interface CheckRow {
 const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
 const OPTION_FOR = { ticker: "tickers", address: "addresses", id: "ids" } as const;
 const LEVEL_TONE = { low: "good", medium: "warn", high: "bad" } as const;
-
-/** A reason in words: `dev sold: dev_wallet_insights.dev_sold_percentage=45.2 (high at >= 25)`. */
-export function reasonText(r: RiskReason): string {
-  return `${r.rule}: ${r.field}=${r.value}${r.unit ?? ""} (${r.level} at ${r.threshold})`;
-}
 
 export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<void> {
   const chain = await ctx.settings.get("chain", opts.chain);

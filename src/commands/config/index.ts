@@ -1,4 +1,4 @@
-import { settingNames, settingsHelp } from "../../config/settings-table.js";
+import { settingNames, settingsHelp } from "../../flags/settings-table.js";
 import { defineCommand } from "../command.js";
 
 type Action = "get" | "set" | "unset" | "list" | "path";

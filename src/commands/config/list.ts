@@ -1,12 +1,12 @@
 import { type ConfigKey, isConfigKey } from "../../config/keys.js";
-import { flagAttribute, SETTINGS, type Setting, settingNames } from "../../config/settings-table.js";
 import type { RunContext } from "../../context.js";
+import { flagAttribute, SETTINGS, type Setting, settingNames } from "../../flags/settings-table.js";
 import { type Flag, longName } from "../../flags/table.js";
-import { sanitizeInline } from "../../output/sanitize.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
 
 // `config list`: every setting's effective value and where it comes from, in the order a run
 // reads them: a flag, then its environment variable, then the config store, then the default. The
-// rows are the settings table's (config/settings-table.ts), in its order.
+// rows are the settings table's (flags/settings-table.ts), in its order.
 
 export interface SettingRow {
   key: string;

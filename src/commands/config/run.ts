@@ -1,8 +1,8 @@
 import { type ConfigKey, isConfigKey } from "../../config/keys.js";
-import { SETTINGS, type Setting, settingNames } from "../../config/settings-table.js";
 import type { RunContext } from "../../context.js";
 import { CliError, UsageError } from "../../errors.js";
 import { schemaForFlag } from "../../flags/parse.js";
+import { SETTINGS, type Setting, settingNames } from "../../flags/settings-table.js";
 import { parseValue } from "../../flags/values.js";
 import { closest } from "../../help/hints.js";
 

@@ -1,6 +1,6 @@
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
-import type { OutputFormat } from "../../output/formats.js";
+import type { OutputFormat } from "../../flags/formats.js";
 import type { OutputOptions } from "./flags.js";
 
 /** Picks the output format: --output, then --json/--ndjson, then config, then table on a terminal. */

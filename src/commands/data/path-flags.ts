@@ -1,14 +1,15 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
 import { closest } from "../../help/hints.js";
-import type { SortSpec } from "../../output/sort.js";
-import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../output/where.js";
+import type { SortSpec } from "../../query/records.js";
+import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../query/records.js";
+import type { FieldsSeen } from "./fields-seen.js";
 
 // Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of
 // the command's records, with a suggestion when only the section was left out.
 
 /** Paths that end the same way as `path` (the section left out, or a different one), at most three. */
-function nearPaths(path: string, known: Iterable<string>): string[] {
+export function nearPaths(path: string, known: Iterable<string>): string[] {
   const leaf = path.split(".").pop()!;
   const all = [...known];
   const sameLeaf = all.filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
@@ -23,15 +24,31 @@ function unknownField(flag: string, path: string, known: Iterable<string>, what:
   );
 }
 
+/** A path of field names as APIs write them (letters, digits, _ and -): anything else costs no request. */
+const FIELD_PATH = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/;
+
+/**
+ * The paths as given, each checked against the shape. One the shape does not list is refused when
+ * it reads as a typo of one it does (token_info.symbl) or as one with its section left out
+ * (usd_price for token_metrics.usd_price), or is no path of field names (@file, a..b), so that a
+ * slip costs no request; else, given
+ * `seen`, it is looked for in the records (a record may carry more than its shape). Every path is
+ * looked for, so that one no record has is named.
+ */
 export function checkPaths(
   flag: string,
   paths: readonly string[] | undefined,
   shape: Shape,
   what: string,
+  seen?: FieldsSeen,
 ): string[] | undefined {
   if (!paths) return undefined;
   const known = new Set(dotPaths(shape));
-  for (const path of paths) if (!known.has(path)) throw unknownField(flag, path, known, what);
+  for (const path of paths) {
+    const looked = seen && FIELD_PATH.test(path) && !nearPaths(path, known).length;
+    if (!known.has(path) && !looked) throw unknownField(flag, path, known, what);
+    seen?.expect(flag, path, known.has(path));
+  }
   return [...paths];
 }
 
@@ -53,14 +70,19 @@ function isSection(shape: Shape, path: string): boolean {
 }
 
 /** --sort <path>[:asc|desc] */
-export function parseSortFlag(text: string | undefined, shape: Shape, what: string): SortSpec | undefined {
+export function parseSortFlag(
+  text: string | undefined,
+  shape: Shape,
+  what: string,
+  seen?: FieldsSeen,
+): SortSpec | undefined {
   if (text === undefined) return undefined;
   const m = /^([^:]+?)(?::(asc|desc))?$/i.exec(text.trim());
   if (!m) throw new UsageError(`--sort: expected <field>[:asc|desc], got ${JSON.stringify(text)}`);
   const path = m[1]!;
   const known = dotPaths(shape);
-  if (!known.includes(path)) throw unknownField("--sort", path, known, what);
-  if (isSection(shape, path)) {
+  checkPaths("--sort", [path], shape, what, seen);
+  if (known.includes(path) && isSection(shape, path)) {
     const inside = known.filter((k) => k.startsWith(`${path}.`)).slice(0, 3);
     throw new UsageError(
       `--sort: "${path}" is a section, not a value; sort by one of its fields (e.g. ${inside.join(", ")})`,
@@ -97,6 +119,7 @@ export function parseWhereFlags(
   texts: readonly string[] | undefined,
   shape: Shape,
   what: string,
+  seen?: FieldsSeen,
 ): WhereCondition[] | undefined {
   if (!texts?.length) return undefined;
   const conditions = texts.map((text) => {
@@ -112,6 +135,7 @@ export function parseWhereFlags(
     conditions.map((c) => c.path),
     shape,
     what,
+    seen,
   );
   texts.forEach((text, i) => {
     const c = conditions[i]!;

@@ -1,40 +1,46 @@
 import type { Shape } from "../../api/fields.js";
-import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import {
   firstRequest,
   type Progress,
   type RecordQuery,
   type RecordStreamResult,
-  type Selector,
-  type SelectorKind,
   streamRecords,
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
-import { ApiError, CliError, UsageError } from "../../errors.js";
-import { type Column, columnForPath } from "../../output/columns.js";
-import type { OutputFormat } from "../../output/formats.js";
+import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
+import { ApiError, CliError } from "../../errors.js";
+import type { OutputFormat } from "../../flags/formats.js";
+import type { Column } from "../../output/columns.js";
 import { ProgressLine } from "../../output/progress.js";
-import type { SortSpec } from "../../output/sort.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import type { PaymentOptions, RequestEstimate } from "../../payment/session.js";
-import { chooseColumns, type DataCommandDefinition } from "./definition.js";
+import type { SortSpec } from "../../query/records.js";
+import type { DataCommandDefinition } from "./definition.js";
+import { FieldsSeen } from "./fields-seen.js";
+import {
+  checkPaging,
+  endpointFor,
+  FLAG_FOR,
+  parseTokens,
+  parseWatch,
+  pickFields,
+  queryParams,
+  tableColumns,
+  whereFilter,
+} from "./flag-groups.js";
 import type { DataOptions } from "./flags.js";
-import { expandList } from "./lists.js";
 import { chooseFormat, warnTableOnly } from "./output.js";
 import { writeStream } from "./partial.js";
-import { checkPaths, parseSortFlag, parseWhereFlags, pathListing } from "./path-flags.js";
-
-export const DEFAULT_WATCH_MS = 10_000;
-
-const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
-const OPTION_FOR = { ticker: "tickers", address: "addresses", id: "ids" } as const;
+import { parseSortFlag, pathListing } from "./path-flags.js";
 
 export interface ParsedDataOptions {
   query: RecordQuery;
   format: OutputFormat;
   fields: string[] | undefined;
+  /** The named fields, looked for in the records (a field no record has is named). */
+  seen: FieldsSeen;
   payment: PaymentOptions | undefined;
   columns: (records: unknown[]) => Column[];
   sort: SortSpec | undefined;
@@ -60,133 +66,41 @@ export async function parseDataOptions(
   spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  // An endpoint of one chain takes no `chain`: the default chain setting is not sent to it.
-  const chain = spec.onlyOn ? undefined : await ctx.settings.get("chain", opts.chain);
-  if (spec.chainRequired && chain === undefined) {
-    throw new UsageError(
-      `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
-    );
-  }
-
-  let selector: Selector | undefined;
-  for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
-    const given = opts[OPTION_FOR[kind]];
-    if (!given) continue;
-    if (selector) {
-      const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
-      throw new UsageError(`use one of ${flags.join(", ")} at a time`);
-    }
-    selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
-  }
-  if (!selector && spec.selectorRequired) {
-    const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
-    throw new UsageError(`${spec.name}: name the tokens with ${flags.join(" or ")}`);
-  }
-  if (selector?.kind === "ticker" || opts.resolve) {
-    const { applyTokenIndex } = await import("./resolve.js");
-    const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
-    selector = await applyTokenIndex(ctx, chain, selector, resolve);
-  }
-  const ecosystem = opts.ecosystem?.trim();
-  if (ecosystem === "") throw new UsageError("--ecosystem: empty value");
-  const { limit, page, maxPages } = opts;
-  if (page !== undefined && selector && selector.items.length > MAX_SELECTOR_ITEMS) {
-    throw new UsageError(
-      `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${FLAG_FOR[selector.kind].slice(2)} (they are split over several requests)`,
-    );
-  }
-  if (page !== undefined && page > 1 && selector) {
-    throw new UsageError(
-      `--page ${page}: a list of ${FLAG_FOR[selector.kind].slice(2)} is answered in one page; leave out --page`,
-    );
-  }
+  const tokens = await parseTokens(ctx, spec, opts);
+  checkPaging(opts.page, tokens.selector);
   const format = await chooseFormat(ctx, opts);
-  const fields = checkPaths(
-    "--fields",
-    opts.fields === true ? undefined : opts.fields,
-    spec.shape,
-    spec.name,
-  );
-  const chosen = checkPaths("--columns", opts.columns, spec.shape, spec.name) ?? fields;
+  // Fields the records may carry beyond their shape are looked for in them (fields-seen.ts).
+  const seen = new FieldsSeen(spec.name);
+  const { fields, chosen } = pickFields(spec, opts, seen);
   const payment = await paymentOptions(ctx, opts);
-  const view = opts.view ?? spec.table.defaultView;
-  const layout = spec.table.views[view];
-  if (!layout) {
-    throw new UsageError(
-      `--view: unknown view "${view}" (expected ${Object.keys(spec.table.views).join(", ")})`,
-    );
-  }
-  // --columns picks the table's columns (--fields too, for every format); else the view's own.
-  const columns = (records: unknown[]) => {
-    if (chosen) return chosen.map(columnForPath);
-    const base = chooseColumns(layout.columns, records);
-    return opts.wide ? [...base, ...chooseColumns(layout.wide, records)] : base;
-  };
-  const sort = parseSortFlag(opts.sort, spec.shape, spec.name);
+  const columns = tableColumns(spec, opts, chosen);
+  const sort = parseSortFlag(opts.sort, spec.shape, spec.name, seen);
   // --watch with another format is refused below; no warning first.
   if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
-  const where = parseWhereFlags(opts.where, spec.shape, spec.name);
-  const filter = where
-    ? await import("../../output/where.js").then(
-        ({ matchesAll }) =>
-          (record: unknown) =>
-            matchesAll(record, where),
-      )
-    : undefined;
-  let watchMs: number | undefined;
-  let watchStream = false;
-  if (opts.watch !== undefined) {
-    watchMs = opts.watch === true ? DEFAULT_WATCH_MS : opts.watch;
-    // A terminal gets a table redrawn in place; a pipe (or --ndjson) a stream of NDJSON lines.
-    const asked = opts.output ?? (opts.json ? "json" : opts.ndjson ? "ndjson" : undefined);
-    watchStream = asked === "ndjson" || (!ctx.io.stdoutIsTTY && asked === undefined);
-    if (!watchStream && !ctx.io.stdoutIsTTY)
-      throw new UsageError(
-        `--watch into a pipe writes NDJSON lines; drop ${opts.output ? `--output ${asked}` : `--${asked}`} or use --ndjson`,
-      );
-    if (!watchStream && asked !== undefined && asked !== "table")
-      throw new UsageError(
-        `--watch on a terminal shows a table or streams --ndjson; it cannot write ${asked}`,
-      );
-    if (page !== undefined) throw new UsageError("--watch cannot be combined with --page");
-  } else {
-    const alone =
-      opts.count !== undefined ? "--count" : opts.changes ? "--changes" : opts.diff ? "--diff" : "";
-    if (alone) throw new UsageError(`${alone} needs --watch`);
-  }
+  const filter = await whereFilter(spec, opts, seen);
+  const watch = parseWatch(ctx, opts);
   const window = ctx.settings.concurrency * 2;
-  const generation = await ctx.settings.get("api-paths");
-  const endpoint =
-    generation === "newer" && spec.newerPath ? { ...spec.endpoint, path: spec.newerPath } : spec.endpoint;
+  const endpoint = await endpointFor(ctx, spec);
   return {
     format,
     fields,
+    seen,
     payment,
     columns,
     sort,
-    sortLimit: sort ? limit : undefined,
+    sortLimit: sort ? opts.limit : undefined,
     strict: Boolean(opts.strict),
-    watchMs,
-    watchCount: opts.count,
-    watchChanges: Boolean(opts.changes),
-    watchStream,
-    watchDiff: Boolean(opts.diff),
+    ...watch,
     query: {
       endpoint,
-      query: [
-        ["chain", chain],
-        ["ecosystem", ecosystem],
-        ...Object.entries(spec.params ?? {}).map(
-          ([option, param]) => [param, opts[option as keyof DataOptions]] as [string, string | undefined],
-        ),
-      ],
-      selector,
+      query: queryParams(spec, opts, tokens),
+      selector: tokens.selector,
       rows: spec.rows,
       // The top n by a field is known only once every record is in: sorting reads all pages.
-      limit: sort ? undefined : limit,
+      limit: sort ? undefined : opts.limit,
       filter,
-      page,
-      maxPages,
+      page: opts.page,
+      maxPages: opts.maxPages,
       window,
       // Requests past the end cost nothing with a key, but each one is paid for without one.
       speculate: payment ? 1 : ctx.settings.concurrency,
@@ -257,14 +171,14 @@ export async function runDataCommand(
   };
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
-  // Streamed records are dropped once written: no reason to let the young generation grow.
-  if (format === "ndjson" && !parsed.sort) (await import("./heap.js")).keepYoungGenerationSmall();
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  await writeStream(ctx, streamRecords(client, query, result), writer, () => progress.clear()).catch(
+  const records = streamRecords(client, query, result);
+  await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
     (error: unknown) => {
       throw nameOtherGeneration(error, spec, query.endpoint.path);
     },
   );
+  for (const note of parsed.seen.notes()) ctx.io.warn(note);
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)

@@ -1,7 +1,7 @@
 import type { IO } from "../../io.js";
-import { sanitizeInline } from "../../output/sanitize.js";
 import { renderTable } from "../../output/table.js";
 import { truncateWidth } from "../../output/width.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
 import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";
 import type { Refresh, WatchView } from "./watch.js";

@@ -2,7 +2,7 @@ import type { ApiClient } from "../../api/client.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { AuthError, CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
-import { sortRecords } from "../../output/sort.js";
+import { sortRecords } from "../../query/records.js";
 import { sleep } from "../../sleep.js";
 import { formatDuration } from "../../text.js";
 import type { ParsedDataOptions } from "./run.js";

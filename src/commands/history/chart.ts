@@ -51,6 +51,18 @@ function bridged(points: readonly Point[]): number[] {
   });
 }
 
+/**
+ * How far apart the rows of a chart `height` rows high between min and max stand, as asciichart
+ * lays them out (0 for a flat series: one row).
+ */
+export function axisStep(min: number, max: number, height: number): number {
+  const range = max - min;
+  if (!(range > 0) || !Number.isFinite(range)) return 0;
+  const ratio = Math.max(1, height - 1) / range;
+  const rows = Math.abs(Math.round(max * ratio) - Math.round(min * ratio));
+  return rows ? range / rows : 0;
+}
+
 /** The widest y-axis label between min and max (asciichart labels rows at values in between). */
 export function widestLabel(min: number, max: number, label: (x: number) => string): number {
   let widest = 0;
@@ -75,7 +87,8 @@ export function drawChart(points: readonly Point[], options: ChartOptions): stri
   const lines = plot(bridged(sampled), {
     height: Math.max(1, options.height - 1),
     offset: 2,
-    format: (x: number) => padStartWidth(options.label(x), labelWidth),
+    // A flat series is one row, which asciichart labels with its row number: label it with the value.
+    format: (x: number) => padStartWidth(options.label(min === max ? min : x), labelWidth),
   }).split("\n");
   // A missing day: the steps into and out of it are cleared.
   const cleared = new Set<number>();

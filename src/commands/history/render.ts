@@ -1,15 +1,16 @@
 import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
 import { formatPercent, toDecimalNumber } from "../../output/format.js";
-import { sanitizeInline } from "../../output/sanitize.js";
 import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
-import { drawChart, type Point, resample, widestLabel } from "./chart.js";
-import { type HistorySeries, metricOf, percentLabel } from "./run.js";
+import { sanitizeInline } from "../../terminal/sanitize.js";
+import { type Label, type Metric, metricOf, percentAxis } from "./axis.js";
+import { axisStep, drawChart, type Point, resample, widestLabel } from "./chart.js";
+import type { HistorySeries } from "./run.js";
 
 // The charts `history` draws on a terminal: one per token (or one for all with --normalize), each
 // under a summary line of the period: first and last value, change, high and low with their days.
 
 export interface RenderOptions {
-  metric?: "price" | "volume" | "mcap";
+  metric?: Metric;
   normalize?: boolean;
   height?: number;
   columns: number;
@@ -29,12 +30,7 @@ function pointsOf(series: HistorySeries, field: string): Point[] {
 }
 
 /** `BAKO price 2025-11-25 → 2026-11-25 (366 days): $70.12 → $73.74 (+5.16%) · high $80.01 on … · low …` */
-function summary(
-  series: HistorySeries,
-  points: Point[],
-  label: (x: number) => string,
-  metric: string,
-): string {
+function summary(series: HistorySeries, points: Point[], label: Label, metric: string): string {
   const known = points.filter((p) => p.value !== undefined);
   const name = sanitizeInline(series.token_symbol ?? series.named);
   if (known.length === 0) return `${name}: no ${metric} values in this period`;
@@ -72,11 +68,21 @@ export function renderCharts(all: HistorySeries[], options: RenderOptions): stri
   } else {
     for (const series of all) {
       const points = pointsOf(series, metric.field);
-      out.push(...fitted(summary(series, points, metric.label, metric.name), width));
-      out.push(...drawChart(points, { width, height, label: metric.label }), "");
+      const label = metric.axis(
+        series.days.map((d) => d[metric.field]),
+        stepOf(points, height),
+      );
+      out.push(...fitted(summary(series, points, label, metric.name), width));
+      out.push(...drawChart(points, { width, height, label }), "");
     }
   }
   return `${out.join("\n").replace(/\n+$/, "")}\n`;
+}
+
+/** How far apart the chart's rows stand, from the values it draws. */
+function stepOf(points: readonly Point[], height: number): number {
+  const known = points.flatMap((p) => (p.value === undefined ? [] : [p.value]));
+  return known.length ? axisStep(Math.min(...known), Math.max(...known), height) : 0;
 }
 
 const COLORS = [cyan, magenta, yellow, green, blue, red];
@@ -105,6 +111,7 @@ function normalized(
   if (known.length === 0) return ["(no values to draw)"];
   const [low, high] = [Math.min(...known), Math.max(...known)];
   if (!Number.isFinite(high - low)) return ["(the values are too far apart to draw)"];
+  const percentLabel = percentAxis(axisStep(low, high, height));
   const labelWidth = widestLabel(low, high, percentLabel);
   const plotWidth = Math.max(2, width - labelWidth - 1);
   // A day a token lacks is bridged here (lines of several colours cannot be cleared column by column).
@@ -119,7 +126,7 @@ function normalized(
   const chart = plot(series, {
     height: Math.max(1, height - 1),
     offset: 2,
-    format: (x: number) => padStartWidth(percentLabel(x), labelWidth),
+    format: (x: number) => padStartWidth(percentLabel(low === high ? low : x), labelWidth),
     colors: color ? COLORS : undefined,
   }).split("\n");
   const names = all.map((s) => sanitizeInline(s.token_symbol ?? s.named));

@@ -1,13 +1,12 @@
 import type { ApiClient, Query } from "../../api/client.js";
-import { DEFAULT_MAX_PAGES } from "../../api/limits.js";
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import { ApiError, CliError, InterruptedError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { stringifyJson } from "../../json/exact.js";
 import { col } from "../../output/columns.js";
-import { formatCompact, formatPercent, formatPrice } from "../../output/format.js";
 import { createWriter, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import { expandList } from "../data/lists.js";
@@ -23,7 +22,6 @@ type HistoryOptions = FlagValues<typeof historyCommand.flags>;
 
 const { path: PATH, pageSize: PAGE_DAYS, selectors: SELECTORS } = ENDPOINTS.history;
 const DAY_FIELDS = ["date_time", "usd_price", "total_volume", "market_cap"] as const;
-const METRIC_FIELD = { price: "usd_price", volume: "total_volume", mcap: "market_cap" } as const;
 
 export interface HistorySeries {
   token_id: string | null;
@@ -313,21 +311,3 @@ const DAY_COLUMNS = [
   col("VOLUME", "total_volume", "usd"),
   col("MCAP", "market_cap", "usd"),
 ];
-
-/** The metric's field and how its values read on an axis. */
-export function metricOf(metric: "price" | "volume" | "mcap" | undefined) {
-  const m = metric ?? "price";
-  return {
-    name: m,
-    field: METRIC_FIELD[m],
-    // A value too far apart from the others to draw between (1e308 and -1e308) is no figure: "?".
-    label: (x: number) =>
-      !Number.isFinite(x)
-        ? "?"
-        : m === "price"
-          ? `$${formatPrice(String(x))}`
-          : formatCompact(String(x), "$"),
-  };
-}
-
-export const percentLabel = (x: number) => formatPercent(x.toFixed(2));

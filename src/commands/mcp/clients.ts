@@ -61,7 +61,7 @@ export async function printClientConfig(
   const { realpathSync } = await import("node:fs");
   const { args, keyOnLine } = serverArgs(argv);
   // The settings' variables and the folders, as this shell has them; a URL's credentials never.
-  const { settingEnvironment } = await import("../../config/settings-table.js");
+  const { settingEnvironment } = await import("../../flags/settings-table.js");
   const carried = new Set([...settingEnvironment().map(([name]) => name), ...FOLDERS]);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.io.env))

@@ -2,7 +2,7 @@ import type { FieldSpec, Shape } from "../../api/fields.js";
 import { IDENTITY_PATHS } from "../../contract/identity.js";
 import { getPath } from "../../json/dot-paths.js";
 import { LosslessNumber } from "../../json/exact.js";
-import { sanitizeBlock, sanitizeInline } from "../../output/sanitize.js";
+import { sanitizeBlock, sanitizeInline } from "../../terminal/sanitize.js";
 import { chooseColumns, type DataCommandDefinition } from "../data/definition.js";
 import type { ToolSpec } from "./tools.js";
 

@@ -102,7 +102,7 @@ const lazyValidator: jsonSchemaValidator = {
 export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
   // Two clients for the server's life: one sends the key, one pays (no key); the paying one keeps
   // one payment session, so --max-spend holds across every call.
-  const paying = new Context(ctx.io, ctx.globals, ctx.signal, "tokenintel mcp");
+  const paying = new Context(ctx.io, ctx.globals, ctx.signal, "tokenintel mcp", () => ctx.program());
   const pays = Object.keys(payment).length > 0;
   const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
   const calls = new Calls();
@@ -253,7 +253,7 @@ async function dataAnswer(
     import("../data/path-flags.js"),
   ]);
   const parsed = await parseDataOptions(run, definition, opts as never);
-  const fields = checkPaths("fields", asked, definition.shape, definition.name);
+  const fields = checkPaths("fields", asked, definition.shape, definition.name, parsed.seen);
   const binding = bindingOf(call.tool.name, args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
@@ -295,7 +295,8 @@ async function dataAnswer(
               })
               .catch(() => {}),
   });
-  notes.push(...walk.notes);
+  parsed.seen.checkDeciding();
+  notes.push(...walk.notes, ...parsed.seen.notes());
   const shown = fields ?? compactFields(call.tool, definition, walk.records);
   const held = shown.filter((path) => walk.records.some((r) => getPath(r, path) !== undefined));
   const records = walk.records.map((r) => forAgent(pickPaths(r, shown)));

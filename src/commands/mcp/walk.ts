@@ -3,7 +3,7 @@ import { fetchPage, type Page } from "../../api/pager.js";
 import { chunk, orderBySelector, type RecordQuery, selectorKey } from "../../api/records.js";
 import { identityOf } from "../../contract/identity.js";
 import { CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
-import type { SortSpec } from "../../output/sort.js";
+import type { SortSpec } from "../../query/records.js";
 
 // A data tool's walk: page by page (or list chunk by chunk), one request at a time, stopping the
 // moment the answer is full. "More exist" comes from the page count the service sends (or a full
@@ -193,7 +193,7 @@ export async function walkTool(o: WalkOptions): Promise<ToolWalk> {
     skip = 0;
   }
   if (!sorted) return done(false, undefined);
-  const { sortRecords } = await import("../../output/sort.js");
+  const { sortRecords } = await import("../../query/records.js");
   const whole = sortRecords(out, o.sort!);
   const offset = o.from.offset ?? 0;
   const shown = whole.slice(offset, offset + o.limit);

@@ -1,5 +1,5 @@
+import { OUTPUT_FORMATS } from "../../flags/formats.js";
 import { flagTable } from "../../flags/table.js";
-import { OUTPUT_FORMATS } from "../../output/formats.js";
 import { defineCommand } from "../command.js";
 
 export const PAYMENTS_FLAGS = flagTable({

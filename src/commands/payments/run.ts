@@ -1,9 +1,9 @@
 import type { RunContext } from "../../context.js";
 import { UsageError } from "../../errors.js";
 import { back, notInGrammar, readWhen } from "../../flags/durations.js";
+import type { OutputFormat } from "../../flags/formats.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { Column } from "../../output/columns.js";
-import type { OutputFormat } from "../../output/formats.js";
 import { createWriter } from "../../output/writers.js";
 import { ledgerFile, PaymentLedger } from "../../payment/ledger.js";
 import { fixedAmount } from "../../payment/ledger-lines.js";

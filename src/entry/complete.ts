@@ -1,4 +1,4 @@
-import { completeValues } from "./run.js";
+import { completeValues } from "../commands/complete/run.js";
 
 // The entry point the bin shim loads for `tokenintel __complete ...`: shell completion runs it on
 // every Tab, so it loads nothing but the token index reader (no commander, no program, no client).

@@ -1,7 +1,7 @@
 import { CHAINS, DEFAULT_BASE_URL, PATH_GENERATIONS } from "../contract/api.js";
 import { USDC_NETWORK_NAMES } from "../contract/assets.js";
 import type { Flag, FlagValue } from "../flags/table.js";
-import { OUTPUT_FORMATS } from "../output/formats.js";
+import { OUTPUT_FORMATS } from "./formats.js";
 
 // Every setting, declared once (as npm-check-updates declares its options). From this table come
 // `config set`'s keys and checks, `config list`'s rows and defaults, the environment variable each

@@ -1,11 +1,22 @@
+import module from "node:module";
 import { join } from "node:path";
 import { cacheDir } from "../config/locations.js";
-import { makePrivateDir } from "./private.js";
+import { makePrivateDir } from "../files/private.js";
 
-// dist/shim.cjs: what bin/tokenintel.js needs of the program, built from the same modules (as
-// dist/help.cjs is) rather than copied by hand into the shim.
+// dist/compile-cache.cjs: Node 22+'s compile cache, turned on by the shim (entry/shim.ts) before it
+// loads a bundle; a file of its own, so that --version and --help load none of it.
 
-export { endOnOutputError } from "./stdout.js";
+/** Node 22+'s compile cache, in a private folder (below); a folder that cannot be is not a reason to fail. */
+export function enableCompileCache(): void {
+  const node = module as typeof module & { enableCompileCache?: (dir: string) => unknown };
+  if (typeof node.enableCompileCache !== "function") return;
+  try {
+    const dir = privateCompileCacheDir(process.env);
+    if (dir) node.enableCompileCache(dir);
+  } catch {
+    // A read-only cache directory is not a reason to fail.
+  }
+}
 
 /**
  * Node 22+ keeps compiled code between runs in a compile cache, and runs what it finds there. Its
@@ -14,7 +25,7 @@ export { endOnOutputError } from "./stdout.js";
  * and is used only when that folder and the one above it are private folders of the user's own
  * (the private-file module's rules). Undefined: run without the cache.
  */
-export function privateCompileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function privateCompileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const base = cacheDir(env);
   const dir = join(base, "node-compile-cache");
   try {

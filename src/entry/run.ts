@@ -1,17 +1,18 @@
 import type { Command } from "commander";
 import { CommanderError } from "commander";
-import type { Context } from "./context.js";
-import { CliError, ExitCode, UsageError } from "./errors.js";
-import { describeFsError } from "./files/errors.js";
-import { GLOBAL_FLAGS } from "./flags/global.js";
-import { type Flag, valueFlagNames } from "./flags/table.js";
-import { IO, type IOOptions } from "./io.js";
-import { sanitizeBlock } from "./output/sanitize.js";
-import { buildProgram, COMMANDS, HIDDEN_COMMANDS } from "./program.js";
+import type { Context } from "../context.js";
+import { CliError, ExitCode, UsageError } from "../errors.js";
+import { describeFsError } from "../files/errors.js";
+import { GLOBAL_FLAGS } from "../flags/global.js";
+import { type Flag, valueFlagNames } from "../flags/table.js";
+import { IO, type IOOptions } from "../io.js";
+import { buildProgram, COMMANDS, fullProgram, HIDDEN_COMMANDS } from "../program.js";
+import { sanitizeBlock } from "../terminal/sanitize.js";
+import { readCommandLine, type Word } from "./command-line.js";
 
 // One run of the program: reads the command line, validates the global flags before any command
 // runs, runs the command, and maps whatever happened to one line and an exit code. The binary
-// (src/cli.ts) calls run() with the process's streams, signals and exit; the in-process tests call
+// (src/entry/cli.ts) calls run() with the process's streams, signals and exit; the in-process tests call
 // it with their own, so that what they test is what the binary does.
 
 /** Where a run's signals come from: the process, or a test's emitter. */
@@ -78,15 +79,16 @@ class Run {
   private async contextFor(argv: readonly string[], cmd: Command): Promise<Context> {
     if (this.context) return this.context;
     const [{ parseFlags }, { Context }] = await Promise.all([
-      import("./flags/parse.js"),
-      import("./context.js"),
+      import("../flags/parse.js"),
+      import("../context.js"),
     ]);
     const { io } = this;
     const globals = parseFlags(GLOBAL_FLAGS, cmd.optsWithGlobals());
     if (globals.color === false) io.setColorMode("never");
     else if (globals.color !== undefined) io.setColorMode(globals.color);
     if (globals.pager === false) io.pagerEnabled = false;
-    this.context = new Context(io, globals, this.abort.signal, `tokenintel ${argv.slice(2).join(" ")}`);
+    const line = `tokenintel ${argv.slice(2).join(" ")}`;
+    this.context = new Context(io, globals, this.abort.signal, line, fullProgram);
     return this.context;
   }
 
@@ -102,7 +104,7 @@ class Run {
       )
         return ExitCode.ok;
       if (this.commanderMessage !== undefined && this.programForHints) {
-        const { usageLine } = await import("./help/hints.js");
+        const { usageLine } = await import("../help/hints.js");
         const hints = { args: this.argsForHints, program: this.programForHints, commandsTaking };
         io.err(`tokenintel: ${await usageLine(this.commanderMessage, hints)}`);
       }
@@ -206,22 +208,12 @@ class Run {
   }
 }
 
+/** The global options that take a value (`--timeout 5s`): the command line's reader skips the value. */
+const TAKES_VALUE: ReadonlySet<string> = new Set(valueFlagNames(GLOBAL_FLAGS));
+
 /** The words of the line that are not global options or their values, with their places in argv. */
-function commandWords(argv: readonly string[]): Array<{ word: string; at: number }> {
-  const takesValue = new Set(valueFlagNames(GLOBAL_FLAGS));
-  for (let i = 2; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--") return i + 1 < argv.length ? [{ word: argv[i + 1]!, at: i + 1 }] : [];
-    if (arg.startsWith("-")) {
-      if (!arg.includes("=") && takesValue.has(arg)) i++;
-      continue;
-    }
-    const words: Array<{ word: string; at: number }> = [];
-    for (let j = i; j < argv.length; j++)
-      if (!argv[j]!.startsWith("-")) words.push({ word: argv[j]!, at: j });
-    return words;
-  }
-  return [];
+function commandWords(argv: readonly string[]): Word[] {
+  return readCommandLine(argv.slice(2), TAKES_VALUE).words.map(({ word, at }) => ({ word, at: at + 2 }));
 }
 
 /**
@@ -268,7 +260,7 @@ function onlyGlobalOptions(words: readonly string[]): boolean {
 
 /** The commands that take an option (loaded only to word a usage error). */
 async function commandsTaking(option: string): Promise<string[]> {
-  const { longName } = await import("./flags/table.js");
+  const { longName } = await import("../flags/table.js");
   const out: string[] = [];
   for (const [name, load] of Object.entries(COMMANDS)) {
     if (HIDDEN_COMMANDS.has(name)) continue;
@@ -281,9 +273,6 @@ async function commandsTaking(option: string): Promise<string[]> {
 
 /** `--version --verbose` (in either order, or -V -v) is the long form of `version --verbose`. */
 function verboseVersion(argv: string[]): string[] {
-  const args = new Set(argv.slice(2));
-  const version = args.has("--version") || args.has("-V");
-  const verbose = args.has("--verbose") || args.has("-v");
-  const only = [...args].every((a) => ["--version", "-V", "--verbose", "-v"].includes(a));
-  return version && verbose && only ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
+  const verbose = readCommandLine(argv.slice(2)).version === "verbose";
+  return verbose ? [...argv.slice(0, 2), "version", "--verbose"] : argv;
 }

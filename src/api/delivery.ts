@@ -1,0 +1,74 @@
+import { identityOf } from "../contract/identity.js";
+import { CompactIdSet } from "./id-set.js";
+
+/** What of a query decides which rows are delivered. */
+export interface DeliveryRules {
+  limit?: number;
+  /** Keeps only the rows it accepts, before the limit counts them (--where). */
+  filter?: (record: unknown) => boolean;
+  /** The rows a record stands for, when not itself (staking's activities); filter and limit count rows. */
+  rows?: (record: unknown) => unknown[];
+}
+
+/**
+ * What a walk delivers of the records it reads, page mode and chunk mode alike: each id once (the
+ * live service repeats some), a record's rows, those the filter keeps, up to the limit.
+ */
+export class Delivery {
+  private readonly seen = new CompactIdSet();
+  /** Rows still wanted before the limit (Infinity without one). */
+  remaining: number;
+  /** Rows delivered so far. */
+  delivered = 0;
+
+  constructor(private readonly rules: DeliveryRules) {
+    this.remaining = rules.limit ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** The limit is reached: nothing more is wanted. */
+  get full(): boolean {
+    return this.remaining <= 0;
+  }
+
+  /**
+   * The rows of `records` to deliver. `repeats`: the positions the walk already knows repeat an id
+   * (walkPages), else the ids seen so far tell.
+   */
+  keep(records: unknown[], repeats?: number[]): unknown[] {
+    const out: unknown[] = [];
+    let r = 0;
+    for (let i = 0; i < records.length && this.remaining > 0; i++) {
+      if (repeats) {
+        if (repeats[r] === i) {
+          r++;
+          continue;
+        }
+      } else if (this.seenBefore(records[i])) continue;
+      this.take(records[i], out);
+    }
+    this.delivered += out.length;
+    return out;
+  }
+
+  private seenBefore(record: unknown): boolean {
+    const id = identityOf(record, "id");
+    return id !== undefined && !this.seen.add(id);
+  }
+
+  private take(record: unknown, out: unknown[]): void {
+    if (!this.rules.rows) {
+      this.accept(record, out);
+      return;
+    }
+    for (const row of this.rules.rows(record)) {
+      if (this.remaining <= 0) break;
+      this.accept(row, out);
+    }
+  }
+
+  private accept(row: unknown, out: unknown[]): void {
+    if (this.rules.filter && !this.rules.filter(row)) return;
+    out.push(row);
+    this.remaining--;
+  }
+}

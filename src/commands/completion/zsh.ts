@@ -1,0 +1,119 @@
+import type { CompletionFlag, CompletionNode } from "./tree.js";
+
+// The zsh script: an _arguments spec a command, nested for subcommands.
+
+/** Text inside a single-quoted zsh word: ' closes and reopens the quote. */
+const zq = (s: string) => s.replace(/'/g, "'\\''");
+
+/** An _arguments description ("[...]"): brackets and backslashes escaped, colons kept. */
+const zshExplanation = (s: string) => zq(s.replace(/[\\[\]]/g, "\\$&"));
+
+/** A _describe item: "name:description", a colon in the name escaped, the description as it is. */
+const zshItem = (name: string, description: string) =>
+  `'${zq(name.replace(/:/g, "\\:"))}:${zq(description)}'`;
+
+function zshFlag(f: CompletionFlag, command = ""): string {
+  const desc = zshExplanation(f.description);
+  const colon = f.optionalValue ? "::" : ":";
+  const value =
+    !f.takesValue && !(f.optionalValue && f.dynamic)
+      ? ""
+      : f.dynamic
+        ? `${colon}${f.dynamic}:_tokenintel_${f.dynamic}${f.dynamic === "paths" ? ` ${command}` : ""}`
+        : f.values
+          ? `:value:(${f.values.map((v) => zq(v)).join(" ")})`
+          : ":value: ";
+  if (f.names.length === 2) return `'(${f.names.join(" ")})'{${f.names.join(",")}}'[${desc}]${value}'`;
+  return `'${f.names[0]}[${desc}]${value}'`;
+}
+
+function zshArgs(s: CompletionNode): string {
+  if (!s.args.length) return "";
+  return s.args
+    .map((a, i) => {
+      const name = a.name.replace(/:/g, "");
+      return a.values ? `'${i + 1}:${name}:(${a.values.join(" ")})'` : `'${i + 1}:${name}: '`;
+    })
+    .join(" ");
+}
+
+function zshCommand(c: CompletionNode, indent: string): string {
+  const flags = c.flags.map((f) => zshFlag(f, c.name)).join(" ");
+  const args = zshArgs(c);
+  if (!c.subcommands.length) {
+    const parts = [flags, args].filter(Boolean).join(" ");
+    return `${indent}${c.name})\n${indent}  _arguments ${parts || "'*::arg:_default'"} ;;`;
+  }
+  const items = c.subcommands.map((s) => zshItem(s.name, s.description)).join(" ");
+  const inner = c.subcommands.map((s) => zshCommand(s, `${indent}        `)).join("\n");
+  return [
+    `${indent}${c.name})`,
+    `${indent}  local -a subcommands; subcommands=(${items})`,
+    `${indent}  _arguments -C ${flags ? `${flags} ` : ""}'1: :->sub' '*::arg:->subargs'`,
+    `${indent}  case $state in`,
+    `${indent}    sub) _describe -t subcommands '${c.name} subcommand' subcommands ;;`,
+    `${indent}    subargs)`,
+    `${indent}      case $words[1] in`,
+    inner,
+    `${indent}      esac ;;`,
+    `${indent}  esac ;;`,
+  ].join("\n");
+}
+
+/** The functions that ask `tokenintel __complete` for tickers and paths. */
+const HELPERS = `# Tickers from the local token index (tokenintel directory --sync), for the last item of a
+# comma-separated list: \`tokenintel __complete\` reads that file and nothing else.
+_tokenintel_tickers() {
+  local chain="" src="" i
+  for ((i = 1; i < CURRENT; i++)); do
+    case "\${words[i]}" in
+      -c|--chain) chain="\${words[i+1]}" ;;
+      --chain=*) chain="\${words[i]#--chain=}" ;;
+      --sandbox) src=sandbox ;;
+    esac
+  done
+  compset -P '*[^\\\\],'
+  local -a tickers
+  tickers=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete tickers "$PREFIX" "$chain" "$src" 2>/dev/null)"})
+  compadd -- $tickers
+}
+
+# Dot paths of a command's records (for --sort, --fields, --columns, --where), one level at a time:
+# a section ends in a dot, with no space after it, so that the path can go on.
+_tokenintel_paths() {
+  compset -P '*[^\\\\],'
+  local -a paths
+  paths=(\${(f)"$(\${_tokenintel_program:-tokenintel} __complete paths "$PREFIX" "" "" "$1" 2>/dev/null)"})
+  compadd -S '' -- $paths
+}
+
+`;
+
+export function zsh(spec: CompletionNode): string {
+  const globals = spec.flags.map((f) => zshFlag(f)).join(" \\\n    ");
+  const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
+  const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
+  return `#compdef tokenintel
+# zsh completion for tokenintel; load with: source <(tokenintel completion zsh)
+
+${HELPERS}_tokenintel() {
+  local _tokenintel_program=\${words[1]} curcontext="$curcontext" state line
+  local -a commands
+  commands=(
+    ${commands}
+  )
+  _arguments -C \\
+    ${globals} \\
+    '1: :->command' \\
+    '*::arg:->args'
+  case $state in
+    command) _describe -t commands 'command' commands ;;
+    args)
+      case $words[1] in
+${cases}
+      esac ;;
+  esac
+}
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _tokenintel "$@"; else compdef _tokenintel tokenintel; fi
+`;
+}

@@ -1,0 +1,94 @@
+import { formatUnits } from "./amounts.js";
+import type { PaymentTotals } from "./books.js";
+import type { KnownAsset, PaymentRequirement } from "./offers.js";
+import type { RequestEstimate } from "./refusal.js";
+
+// What the payment session says: the line before a payment (--verbose), the dry run's plan, the
+// refusal of a walk that would pass --max-spend, and the summary after a paid command.
+
+const units = (n: bigint, asset: KnownAsset) =>
+  `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+
+/** --verbose, before signing: what is paid, on which network, to whom, for which request. */
+export function payingLine(
+  amount: bigint,
+  asset: KnownAsset,
+  requirement: PaymentRequirement,
+  label: string | undefined,
+): string {
+  return `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`;
+}
+
+export interface Plan {
+  amount: bigint;
+  asset: KnownAsset;
+  requirement: PaymentRequirement;
+  /** The amount was read back from an authorization signed in memory and discarded. */
+  readBack: boolean;
+  estimate: RequestEstimate;
+  /** Requests the response cache answers, unpaid. */
+  cached: number;
+  maxPayment: string;
+  maxSpend: string;
+  /** The daily cap's room, when there is a cap (recorder.plan). */
+  cap: string | undefined;
+}
+
+/** The dry run's line: the price per request, what the requests come to, the caps. */
+export function describePlan(p: Plan): string {
+  const { amount, asset } = p;
+  const { exact } = p.estimate;
+  const requests = p.estimate.requests === undefined ? undefined : p.estimate.requests - p.cached;
+  const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
+  const total =
+    requests === undefined
+      ? "the number of requests is not known before the first page (one payment per page)"
+      : requests <= 0
+        ? "none needed unless the server repeats records (one payment per page)"
+        : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
+  const how = p.readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
+  const ledger = p.cap ? `; ${p.cap}` : "";
+  return `dry run: would pay ${price} per request to ${p.requirement.payTo}; ${total}; caps: --max-payment ${p.maxPayment}, --max-spend ${p.maxSpend}${ledger}${how}`;
+}
+
+/** Why `more` payments of `each` would bring the total over --max-spend. */
+export function overSpend(
+  more: number,
+  each: bigint,
+  total: bigint,
+  asset: KnownAsset,
+  maxSpend: string,
+): string {
+  return `this walk reads every page: ${more} more paid request${more === 1 ? "" : "s"} of ${units(each, asset)} would bring the total to ${units(total, asset)}, over --max-spend ${maxSpend}`;
+}
+
+/**
+ * One line for stderr after a paid command, or nothing when nothing was signed. Payments signed
+ * but not accepted are counted apart, and in the total signed: that is what the wallet risked.
+ */
+export function sessionSummary(t: PaymentTotals): string | undefined {
+  if (t.signed === 0 || !t.asset) return undefined;
+  const asset = t.asset;
+  const line = paymentSummary(t.accepted, t.acceptedAmount, asset, t.payer, t.settlements);
+  const unaccepted = t.signed - t.accepted;
+  if (unaccepted === 0) return line;
+  // With no answer read, the server may still settle the payment until its authorization expires.
+  const open =
+    t.unknown > 0n
+      ? `, ${units(t.unknown, asset)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)`
+      : "";
+  return `${line}; ${unaccepted} more signed but not accepted, ${units(t.signedAmount - t.acceptedAmount, asset)}${open} (signed in all: ${units(t.signedAmount, asset)}, the most this command can cost)`;
+}
+
+export function paymentSummary(
+  paid: number,
+  spent: bigint,
+  asset: KnownAsset,
+  payer: string | undefined,
+  settlements: readonly string[],
+): string {
+  const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+  const last = settlements[settlements.length - 1];
+  const more = settlements.length > 1 ? ` (+${settlements.length - 1} more)` : "";
+  return `tokenintel: paid ${paid} request${paid === 1 ? "" : "s"}, ${formatUnits(spent.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}, from ${payer ? short(payer) : "?"}${last ? `; settlement ${last}${more}` : ""}`;
+}

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { useServers } from "./fixtures.js";
+import { run } from "./helpers.js";
+import { sendJson } from "./hostile-server.js";
+
+// Issue #34, item 9: the field checks accept what the records carry: the seed's TA records have
+// symbol, name and usd_price at the top level, and a record may carry fields no shape lists; a
+// field no record has is named, never an answer of empty objects.
+
+const servers = useServers();
+const dir = servers.folder();
+
+/** TA records as the seed sends them: the symbol, name and price at the top level. */
+const SEED_TA = [
+  {
+    token_id: "t1",
+    symbol: "BAKO",
+    name: "Bako",
+    usd_price: "0.52",
+    momentum: 3,
+  },
+  {
+    token_id: "t2",
+    symbol: "AIXBT",
+    name: "aixbt",
+    usd_price: "0.13",
+    momentum: 9,
+  },
+  {
+    token_id: "t3",
+    symbol: "VIRTUAL",
+    name: "Virtual",
+    usd_price: "1.91",
+    momentum: 1,
+  },
+];
+
+async function seedServer() {
+  return servers.stub((_req, res) =>
+    sendJson(res, { success: true, data: SEED_TA, pagination: { currentPage: 1, totalPages: 1 } }),
+  );
+}
+
+const ta = async (args: string[]) => {
+  const server = await seedServer();
+  return run(["ta", "--base-url", server.url, "--api-key", "k", "-c", "base", ...args], dir);
+};
+
+describe("fields the records carry beyond their shape", () => {
+  it("--fields takes a top-level field the shape does not list", async () => {
+    const r = await ta(["--fields", "symbol,usd_price", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(SEED_TA.map(({ symbol, usd_price }) => ({ symbol, usd_price })));
+    expect(r.stderr).toBe("");
+  });
+
+  it("--sort and --where work on the seed's fields", async () => {
+    const r = await ta(["--sort", "usd_price:desc", "--where", "symbol~A", "--fields", "symbol", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ symbol: "VIRTUAL" }, { symbol: "BAKO" }, { symbol: "AIXBT" }]);
+  });
+
+  it("--fields, --sort and --where take a field no shape lists when the records carry it", async () => {
+    const r = await ta([
+      "--sort",
+      "momentum",
+      "--where",
+      "momentum>=3",
+      "--fields",
+      "symbol,momentum",
+      "--json",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { symbol: "BAKO", momentum: 3 },
+      { symbol: "AIXBT", momentum: 9 },
+    ]);
+    expect(r.stderr).toBe("");
+  });
+
+  it("a documented field no record had is named at the end, with the fields the records have", async () => {
+    const r = await ta(["--fields", "token_info.symbol", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(
+      /--fields: "token_info\.symbol": no record had it; its column is empty .*\(the records have symbol\)/,
+    );
+  });
+
+  it("a --where or --sort field no shape lists and no record has is refused before anything is written", async () => {
+    for (const args of [
+      ["--where", "volatility=3"],
+      ["--sort", "volatility"],
+    ]) {
+      const r = await ta([...args, "--json"]);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(/"volatility": no record has it in ta/);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("a typo of a documented field is refused before any request, with the fix", async () => {
+    const server = await seedServer();
+    const r = await run(
+      ["ta", "--base-url", server.url, "--api-key", "k", "-c", "base", "--sort", "usd_prise"],
+      dir,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown field "usd_prise" for ta \(did you mean usd_price/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("a field path that cannot be one is refused before any request", async () => {
+    const server = await seedServer();
+    const r = await run(
+      ["ta", "--base-url", server.url, "--api-key", "k", "-c", "base", "--fields", "a..b"],
+      dir,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown field "a\.\.b" for ta/);
+    expect(server.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { Metric } from "../../src/commands/history/axis.js";
+import { renderCharts } from "../../src/commands/history/render.js";
+import type { HistorySeries } from "../../src/commands/history/run.js";
+
+// Issue #34, items 4 and 5: a chart's axis is labelled with the data's own precision, one rule for
+// every row, and no two rows read alike.
+
+function series(symbol: string, values: string[]): HistorySeries {
+  return {
+    token_id: symbol,
+    token_symbol: symbol,
+    token_address: null,
+    chain: "base",
+    named: symbol,
+    days: values.map((v, i) => ({
+      date_time: `2026-01-${String(i + 1).padStart(2, "0")}`,
+      usd_price: v,
+      total_volume: v,
+      market_cap: v,
+    })),
+  };
+}
+
+function chart(values: string[], metric?: Metric): string {
+  return renderCharts([series("X", values)], { metric, columns: 60, rows: 30, color: false, height: 8 });
+}
+
+/** The y-axis labels: what stands before each row's axis character. */
+function axisLabels(text: string): string[] {
+  return text
+    .split("\n")
+    .filter((line) => /[┤┼]/.test(line))
+    .map((line) => line.split(/[┤┼]/)[0]!.trim());
+}
+
+const decimals = (label: string) => /\.(\d+)/.exec(label.replace(/[₀-₉]/g, ""))?.[1]?.length ?? 0;
+
+describe("history chart axis", () => {
+  it("labels a flat series with its own value, never a rounded row number", () => {
+    const text = chart(["4.7621", "4.7621", "4.7621", "4.7621"]);
+    expect(axisLabels(text)).toEqual(["$4.7621"]);
+    expect(axisLabels(chart(["0.052499", "0.052499"]))).toEqual(["$0.0525"]);
+  });
+
+  it("writes a stablecoin's rows apart, never all $1.00", () => {
+    const labels = axisLabels(chart(["1.0001", "0.9998", "1.0000", "0.9999"]));
+    expect(labels.length).toBeGreaterThan(2);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).not.toContain("$1.00");
+  });
+
+  it("writes every label of one axis with the same places ($4.4200 beside $4.2934)", () => {
+    const labels = axisLabels(chart(["4.42", "4.2934", "4.35"]));
+    expect(new Set(labels.map(decimals))).toEqual(new Set([4]));
+    expect(labels[0]).toBe("$4.4200");
+    expect(labels.at(-1)).toBe("$4.2934");
+  });
+
+  it("never repeats a label for tiny prices, and keeps their four significant digits", () => {
+    const labels = axisLabels(chart(["0.00000120", "0.00000125", "0.00000121", "0.00000123"]));
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.at(-1)).toBe("$0.0₅1200");
+    expect(labels[0]).toBe("$0.0₅1250");
+  });
+
+  it("writes a volume axis in one unit with one precision, each row apart", () => {
+    const labels = axisLabels(chart(["1234000", "1236000", "1235000"], "volume"));
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels.every((l) => /^\$1\.\d{4}M$/.test(l))).toBe(true);
+  });
+
+  it("the summary line reads the same values as the axis", () => {
+    const text = chart(["4.42", "4.2934", "4.35"]);
+    expect(text).toContain("$4.4200 → $4.3500");
+    expect(text).toContain("low $4.2934 on 2026-01-02");
+  });
+
+  it("writes the normalized chart's percent rows apart", () => {
+    const text = renderCharts(
+      [series("A", ["100", "100.01", "100.02"]), series("B", ["50", "50.004", "50.01"])],
+      {
+        normalize: true,
+        columns: 60,
+        rows: 30,
+        color: false,
+        height: 8,
+      },
+    );
+    const labels = axisLabels(text);
+    expect(labels.length).toBeGreaterThan(2);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+});
