@@ -1,23 +1,15 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
-import { type Command, CommanderError } from "commander";
-import { ApiClient } from "../../src/api/client.js";
-import { ResponseCache, responseCacheDir } from "../../src/cache/responses.js";
-import { ConfigStore } from "../../src/config/store.js";
-import type { ClientRequest, RunContext } from "../../src/context.js";
-import { CliError, ExitCode } from "../../src/errors.js";
-import { GLOBAL_FLAGS } from "../../src/flags/global.js";
-import { parseFlags } from "../../src/flags/parse.js";
-import { IO } from "../../src/io.js";
-import { buildProgram } from "../../src/program.js";
-import { Settings } from "../../src/settings.js";
+import { run as runProgram } from "../../src/entry/run.js";
+import { baseEnv, type RunOptions, type RunResult, tempDir, transcript } from "../e2e/helpers.js";
 
-// Commands run in-process against a fake context: captured streams, a temporary config folder, and
-// a stub HTTP server that answers only the requests a test registered and fails the test when a
-// registered stub was never used (as gh's httpmock registry does).
+// Commands run in-process through the program's own run() (src/entry/run.ts, what the binary calls): the
+// real context, settings, client and error mapping, with strings for streams. run() takes the same
+// arguments as the end-to-end tests' run() and answers the same way, without a process. A stub
+// HTTP server answers only the requests a test registered and fails the test when a registered stub
+// was never used (as gh's httpmock registry does).
 
 export interface Stub {
   method: string;
@@ -29,6 +21,8 @@ export interface Stub {
 export class StubServer {
   readonly stubs: Stub[] = [];
   readonly unmatched: string[] = [];
+  /** Every request it received, answered or not. */
+  received = 0;
   url = "";
   private server = createServer((req, res) => this.answer(req, res));
 
@@ -60,6 +54,7 @@ export class StubServer {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
+      this.received++;
       const url = new URL(req.url ?? "/", this.url);
       const stub = this.stubs.find((s) => s.method === req.method && s.path === url.pathname);
       if (!stub) {
@@ -74,91 +69,55 @@ export class StubServer {
   }
 }
 
-/** A RunContext whose streams are strings, whose config lives in a temporary folder. */
-export class FakeContext implements RunContext {
-  readonly io: IO;
-  readonly settings: Settings;
-  readonly signal = new AbortController().signal;
-  readonly commandLine = "tokenintel (test)";
-  /** Payments are tested end to end (test/e2e/x402.test.ts), not here. */
-  readonly payment = undefined;
-  readonly configDir = mkdtempSync(join(tmpdir(), "tokenintel-cmd-"));
-  stdout = "";
-  stderr = "";
-  /** How many clients the command asked for: 0 means no request could have been made. */
-  clients = 0;
-  private clientInstance: ApiClient | undefined;
-  private cacheInstance: ResponseCache | undefined;
+/** Strings for a run's streams: the run writes, the test reads. */
+function sink(append: (s: string) => void): Writable {
+  return new Writable({
+    write(chunk, _encoding, done) {
+      append(String(chunk));
+      done();
+    },
+  });
+}
 
-  constructor(
-    globals: Record<string, unknown>,
-    private readonly baseUrl: string,
-    env: Record<string, string> = {},
-  ) {
-    const sink = (append: (s: string) => void) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          append(String(chunk));
-          done();
-        },
-      });
-    const stdin = new PassThrough();
-    stdin.end();
-    this.io = new IO({
-      stdin,
-      stdout: sink((s) => (this.stdout += s)),
-      stderr: sink((s) => (this.stderr += s)),
-      env: {
-        TOKENINTEL_CACHE_DIR: join(this.configDir, "cache"),
-        ...env,
-        TOKENINTEL_CONFIG_DIR: this.configDir,
-      },
-      color: "never",
-    });
-    this.settings = new Settings(parseFlags(GLOBAL_FLAGS, globals), this.io.env);
-    this.io.quiet = Boolean(this.settings.globals.quiet);
-  }
-
-  async client(request: ClientRequest): Promise<ApiClient> {
-    this.clients++;
-    const key = await this.settings.apiKey();
-    if (request.keyRequired && !key) throw new CliError("no API key", ExitCode.auth);
-    const cache = await this.cache();
-    this.clientInstance ??= new ApiClient({
-      baseUrl: this.baseUrl,
-      apiKey: key?.key,
-      timeoutMs: 5_000,
-      retries: 0,
-      concurrency: this.settings.concurrency,
-      log: (line) => this.io.err(line),
-      verbose: false,
-      quiet: true,
-      cache: cache.enabled && !request.fresh ? cache : undefined,
-    });
-    return this.clientInstance;
-  }
-
-  store(): Promise<ConfigStore> {
-    return ConfigStore.open(this.io.env);
-  }
-
-  async program(): Promise<Command> {
-    const { fullProgram } = await import("../../src/program.js");
-    return fullProgram();
-  }
-
-  async cache(): Promise<ResponseCache> {
-    this.cacheInstance ??= new ResponseCache({
-      dir: responseCacheDir(this.io.env),
-      ttlMs: await this.settings.cacheTtlMs(),
-      maxBodyBytes: 32 * 1024 * 1024,
-    });
-    return this.cacheInstance;
-  }
-
-  async close(): Promise<void> {
-    await this.clientInstance?.close();
-    rmSync(this.configDir, { recursive: true, force: true });
+/**
+ * Runs `tokenintel ...args` in-process as the end-to-end run() runs the binary: the same clean
+ * environment (config and ledger in `configDir`), `input` on stdin, stdout and stderr pipes (no
+ * terminal), every stream kept for neverShown. SIGINT and SIGTERM are the test's to send (`signals`).
+ */
+export async function run(
+  args: string[],
+  configDir: string,
+  options: RunOptions & { signals?: EventEmitter } = {},
+): Promise<RunResult> {
+  const env: NodeJS.ProcessEnv = { ...baseEnv(configDir), ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  let stdout = "";
+  let stderr = "";
+  const stdin = new PassThrough();
+  stdin.end(options.input ?? "");
+  let timer: NodeJS.Timeout | undefined;
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`run did not end within ${timeoutMs} ms: ${args.join(" ")}`)),
+      timeoutMs,
+    );
+  });
+  try {
+    const code = await Promise.race([
+      runProgram(args, {
+        stdin,
+        stdout: sink((s) => (stdout += s)),
+        stderr: sink((s) => (stderr += s)),
+        env,
+        signals: options.signals ?? new EventEmitter(),
+      }),
+      late,
+    ]);
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+    transcript.push(stdout, stderr);
   }
 }
 
@@ -166,44 +125,34 @@ export interface CommandResult {
   code: number;
   stdout: string;
   stderr: string;
-  /** Clients the command asked for (0: it stopped before any request). */
+  /** Requests the command made (0: it stopped before any request). */
   clients: number;
 }
 
-/** Runs `tokenintel ...args` in-process: the real program and command, a fake context. */
+/**
+ * Runs `tokenintel ...args` in-process against `server` (else a server that answers nothing), with
+ * a key-less clean environment plus `env`, in a config folder of its own, removed after.
+ */
 export async function runCommand(
   args: string[],
   options: { server?: StubServer; env?: Record<string, string> } = {},
 ): Promise<CommandResult> {
-  let ctx: FakeContext | undefined;
-  let commanderOutput = "";
-  let code: number = ExitCode.ok;
+  const dir = tempDir("tokenintel-cmd-");
+  const server = options.server ?? (await new StubServer().start());
+  const before = server.received;
   try {
-    const program = await buildProgram({
-      contextFor: async (cmd) => {
-        ctx ??= new FakeContext(
-          cmd.optsWithGlobals(),
-          options.server?.url ?? "http://127.0.0.1:9",
-          options.env,
-        );
-        return ctx;
+    const r = await run(args, dir.path, {
+      env: {
+        TOKENINTEL_BASE_URL: server.url,
+        TOKENINTEL_CACHE_DIR: join(dir.path, "cache"),
+        TOKENINTEL_RETRIES: "0",
+        TOKENINTEL_TIMEOUT: "5s",
+        ...options.env,
       },
-      write: { out: (s) => (commanderOutput += s), err: (s) => (commanderOutput += s) },
     });
-    await program.parseAsync(["node", "tokenintel", ...args]);
-  } catch (error) {
-    if (error instanceof CommanderError) code = error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
-    else if (error instanceof CliError) {
-      code = error.exitCode;
-      commanderOutput += `tokenintel: ${error.message}\n`;
-    } else throw error;
+    return { code: r.code ?? -1, stdout: r.stdout, stderr: r.stderr, clients: server.received - before };
+  } finally {
+    if (!options.server) await server.close();
+    dir.remove();
   }
-  const result = {
-    code,
-    stdout: ctx?.stdout ?? "",
-    stderr: (ctx?.stderr ?? "") + commanderOutput,
-    clients: ctx?.clients ?? 0,
-  };
-  await ctx?.close();
-  return result;
 }

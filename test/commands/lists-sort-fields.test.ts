@@ -3,7 +3,7 @@ import { dropDollar, itemsFromText } from "../../src/commands/data/lists.js";
 import { runCommand, StubServer } from "./harness.js";
 
 // Issue 12 in-process: what --sort with --limit requests, and the checks that stop a run before
-// any request (end-to-end behaviour is in test/e2e/lists-sort-fields.test.ts).
+// any request (behaviour against the sandbox is in lists-sort-fields-sandbox.test.ts).
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
 const PAGES = 7;

@@ -3,11 +3,13 @@ import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { baseEnv, run } from "./helpers.js";
+import { baseEnv } from "./helpers.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
-// --cache <ttl> end to end: the built binary against the sandbox, which counts every request.
+// --cache <ttl> run in-process through run() (in a terminal: the built binary) against the sandbox, which
+// counts every request.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_cachekey`;
 const OTHER_KEY = `sk_test_${Math.random().toString(36).slice(2)}_otherkey`;

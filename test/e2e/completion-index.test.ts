@@ -3,8 +3,9 @@ import { readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
+import { run } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
 
 const SETTING_NAMES = Object.keys(CONFIG_KEYS).join(" ");
@@ -55,10 +56,25 @@ function shell(
 
 const sh = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 
+/**
+ * The script `tokenintel completion bash` prints, written by the binary once for the file's 35
+ * completions (it is the same each time; the README's `source <(...)` form runs in examples.test.ts).
+ */
+let bashScript: Promise<string> | undefined;
+function bashCompletionScript(env: Record<string, string>): Promise<string> {
+  bashScript ??= (async () => {
+    const file = join(binDir.path, "completion.bash");
+    const r = await shell("sh", ["-c", 'tokenintel completion bash > "$1"', "sh", file], env);
+    expect(r).toMatchObject({ code: 0, stderr: "" });
+    return file;
+  })();
+  return bashScript;
+}
+
 /** Runs the generated bash completion in a real bash for the words typed so far (the last one under the cursor). */
 async function bashComplete(words: string[], env: Record<string, string>): Promise<string[]> {
   const code = [
-    "source <(tokenintel completion bash)",
+    `source ${sh(await bashCompletionScript(env))}`,
     // Outside a real completion compopt fails; here it says what it was asked, after the replies.
     'compopt() { echo "COMPOPT $1 $2" >> "${TMPDIR:-/tmp}/compopt.$$"; }',
     'trap \'[[ -f "${TMPDIR:-/tmp}/compopt.$$" ]] && cat "${TMPDIR:-/tmp}/compopt.$$" && rm -f "${TMPDIR:-/tmp}/compopt.$$"\' EXIT',

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_do_not_print`;
 const servers = useServers();
@@ -15,7 +16,7 @@ const total = () => sandbox.stats.requests;
 
 describe("usage errors: exit 2 before any request", () => {
   // The full list of usage errors runs in-process (test/commands/usage.test.ts); these two check
-  // that the built binary turns a usage error into exit 2 and one line, for a command flag and a
+  // that the program turns a usage error into exit 2 and one line, for a command flag and a
   // global one.
   const cases: Array<[string, string[], RegExp]> = [
     ["unknown chain", ["market", "--chain", "eth"], /--chain: unknown chain "eth"/],

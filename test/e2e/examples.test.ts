@@ -4,14 +4,17 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fullProgram } from "../../src/program.js";
+import { run as runInProcess } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 
 // Every example a user can copy, from every --help and from README.md's code blocks, run as written
 // through bash against the sandbox: it must exit 0 and show data. Examples that name --sandbox run
 // as they are; the others run against a sandbox started here, reached through TOKENINTEL_BASE_URL and
 // TOKENINTEL_API_KEY, the way a logged-in user's would. Each runs in a temporary folder that is also
-// $HOME, so an example that writes a file writes it there.
+// $HOME, so an example that writes a file writes it there. An example without shell syntax (no pipe,
+// redirection, quoting of $, @file or server) runs in-process through run(), the words as bash would
+// split them; the others run through bash with \`tokenintel\` the built binary.
 
 interface Example {
   /** Where it was found: "market --help", "README.md:42". */
@@ -62,7 +65,7 @@ beforeAll(async () => {
   const helps = await Promise.all(
     [[], ...commandsOf(program)].map(async (path) => ({
       path,
-      result: await run([...path, "--help"], join(home.path, "help-config")),
+      result: await runInProcess([...path, "--help"], join(home.path, "help-config")),
     })),
   );
   for (const { path, result } of helps) {
@@ -70,7 +73,7 @@ beforeAll(async () => {
       helpExamples.push({ source: `${["tokenintel", ...path].join(" ")} --help`, line });
   }
   // Files the README's examples read: mints.txt, one Solana mint a line.
-  const mints = await run(["directory", "-c", "solana", "--limit", "3", "--json"], home.path, {
+  const mints = await runInProcess(["directory", "-c", "solana", "--limit", "3", "--json"], home.path, {
     env: { TOKENINTEL_BASE_URL: sandbox.url, TOKENINTEL_API_KEY: sandbox.apiKey },
   });
   const addresses = (JSON.parse(mints.stdout) as Array<{ address?: string }>).map((r) => r.address ?? "");
@@ -101,11 +104,21 @@ function filesIn(dir: string): Map<string, number> {
   return sizes;
 }
 
+/** The words after `tokenintel` of a line bash would pass to it as they are, else undefined. */
+function plainWords(line: string): string[] | undefined {
+  const m = /^(?:npx )?tokenintel (.*)$/.exec(line);
+  if (!m || /[|&;<>()$`*?~@\\#]/.test(m[1]!) || /^(sandbox|mcp)\b/.test(m[1]!)) return undefined;
+  const words = m[1]!.match(/'[^']*'|"[^"]*"|[^\s'"]+/g) ?? [];
+  // A word glued to a quote (--where='a b') is left to bash.
+  if (words.join(" ") !== m[1]!.trim().replace(/\s+/g, " ")) return undefined;
+  return words.map((w) => (/^(['"]).*\1$/.test(w) ? w.slice(1, -1) : w));
+}
+
 /**
  * Runs one example line through bash with `tokenintel` (and `npx tokenintel`) meaning the built
  * binary. A `sandbox` example is a server: it passes when it prints its URL, then is stopped.
  */
-function runExample(example: Example): Promise<Outcome> {
+async function runExample(example: Example): Promise<Outcome> {
   let line = example.line;
   // A process substitution for a shell's startup file: what matters is the script it prints.
   line = line.replace(/^source <\((.*)\)\s*(#.*)?$/, "$1");
@@ -128,18 +141,29 @@ function runExample(example: Example): Promise<Outcome> {
     line,
   ].join("\n");
   const before = filesIn(home.path);
-  const env: Record<string, string | undefined> = {
-    ...baseEnv(join(home.path, "config")),
+  const own: Record<string, string | undefined> = {
     HOME: home.path,
+    // Named, so that a run in-process (which reads no $HOME of its own) keeps it where bash's would.
+    TOKENINTEL_CACHE_DIR: join(home.path, ".cache", "tokenintel"),
     TOKENINTEL_BASE_URL: sandbox.url,
     TOKENINTEL_API_KEY: /--pay\b|--dry-run\b/.test(line) ? undefined : sandbox.apiKey,
     TOKENINTEL_WALLET_KEY: WALLET,
     KEY: sandbox.apiKey,
   };
+  const written = () => {
+    const after = filesIn(home.path);
+    return [...after].filter(([p, v]) => before.get(p) !== v && statSync(p).size > 0).map(([p]) => p);
+  };
+  // `auth login` without --with-token asks on a terminal: give it one (below), and type the key.
+  const interactive = /\bauth login\b/.test(line) && !/--with-token/.test(line);
+  const words = plainWords(line);
+  if (words && !isServer && !interactive) {
+    const r = await runInProcess(words, join(home.path, "config"), { env: own, timeoutMs: 30_000 });
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr, written: written() };
+  }
+  const env: Record<string, string | undefined> = { ...baseEnv(join(home.path, "config")), ...own };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   return new Promise((resolve, reject) => {
-    // `auth login` without --with-token asks on a terminal: give it one, and type the key.
-    const interactive = /\bauth login\b/.test(line) && !/--with-token/.test(line);
     const child = interactive
       ? spawn("script", ["-qfec", `bash -c ${shellQuote(script)}`, "/dev/null"], {
           cwd: home.path,
@@ -164,11 +188,7 @@ function runExample(example: Example): Promise<Outcome> {
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      const after = filesIn(home.path);
-      const written = [...after]
-        .filter(([p, v]) => before.get(p) !== v && statSync(p).size > 0)
-        .map(([p]) => p);
-      resolve({ code: isServer && /url: http/.test(stdout) ? 0 : code, stdout, stderr, written });
+      resolve({ code: isServer && /url: http/.test(stdout) ? 0 : code, stdout, stderr, written: written() });
     });
     if (!interactive) child.stdin.end();
   });

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import type { SandboxOptions, SandboxServer } from "../../src/sandbox/server.js";
+import { run } from "../commands/harness.js";
 import { neverShown, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run, transcript } from "./helpers.js";
+import { BIN, baseEnv, transcript } from "./helpers.js";
 
 // Unattended jobs against a service that throttles, fails and repeats itself: every record exactly
 // once and in order, or a loud failure with no corrupt output. The key never shows.

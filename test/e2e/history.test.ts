@@ -4,13 +4,13 @@ import { generatePrivateKey } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { drawChart } from "../../src/commands/history/chart.js";
 import { displayWidth } from "../../src/output/width.js";
+import { run } from "../commands/harness.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
-// `tokenintel history` end to end: the built binary against the sandbox (1,100 days a token, so a
-// whole history takes two 1,000-day pages) and against a scripted server.
+// `tokenintel history` run in-process through run() (in a terminal: the built binary) against the sandbox
+// (1,100 days a token, so a whole history takes two 1,000-day pages) and against a scripted server.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_hist`;
 const servers = useServers();

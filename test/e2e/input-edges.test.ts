@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
 
 // Issue 22 D: input and answers that used to run away or crash: endless standard input, a rate too

@@ -13,13 +13,16 @@ import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { neverShown, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv, run as runBinary } from "./helpers.js";
 import { type SeenRequest, sendJson } from "./hostile-server.js";
 
-// Issue 25 part 1: the payment ledger and the daily cap, through the built binary. Paid runs use a
-// throwaway wallet against the sandbox (which verifies and settles on a simulated chain) or against
-// hostile servers; each test has its own config folder, and so its own data folder and ledger.
+// Issue 25 part 1: the payment ledger and the daily cap. Runs one after another are in-process (run());
+// runs at once, a clock shifted in the process, Ctrl-C and kill -9 are the built binary's, each its own
+// process. Paid runs use a throwaway wallet against the sandbox (which verifies and settles on a simulated
+// chain) or against hostile servers; each test has its own config folder, and so its own data folder and
+// ledger.
 
 const WALLET = generatePrivateKey();
 const PAYER = privateKeyToAccount(WALLET).address;
@@ -301,9 +304,13 @@ describe("the daily cap", () => {
     const { config, ledger } = home();
     const runs = await Promise.all(
       Array.from({ length: 6 }, () =>
-        run(["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1", "--json"], config, {
-          env: { ...withKey, TOKENINTEL_DAILY_CAP: "0.015" },
-        }),
+        runBinary(
+          ["--base-url", s.url, "directory", "-c", "base", "--pay", "--page", "1", "--json"],
+          config,
+          {
+            env: { ...withKey, TOKENINTEL_DAILY_CAP: "0.015" },
+          },
+        ),
       ),
     );
     const codes = runs.map((r) => r.code).sort();
@@ -521,8 +528,14 @@ describe("the daily cap counts everything it signed (issue 33)", () => {
     });
   const paidRequests = (server: { requests: SeenRequest[] }) =>
     server.requests.filter((q) => paymentHeaderOf(q)).length;
-  const payOnce = (url: string, config: string, cap: string, env: Record<string, string> = {}) =>
-    run(
+  const payOnce = (
+    url: string,
+    config: string,
+    cap: string,
+    env: Record<string, string> = {},
+    runner = run,
+  ) =>
+    runner(
       ["--base-url", url, "directory", "-c", "base", "--pay", "--page", "1", "--daily-cap", cap, "--json"],
       config,
       {
@@ -643,7 +656,8 @@ describe("the daily cap counts everything it signed (issue 33)", () => {
     const preload = new URL("./clock-shift.mjs", import.meta.url).href;
     const behind = { NODE_OPTIONS: `--import=${preload}`, CLOCK_SHIFT_MS: String(-2 * 86_400_000) };
     for (const env of [{}, {}, behind]) {
-      const r = await payOnce(server.url, config, "0.015", env);
+      // Each its own process: the clock is shifted in the process the preload starts.
+      const r = await payOnce(server.url, config, "0.015", env, runBinary);
       expect(r.code, r.stderr).toBe(0);
     }
     const lines = signedLines(ledger);

@@ -1,13 +1,13 @@
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { SandboxOptions, SandboxServer } from "../../src/sandbox/server.js";
+import { run } from "../commands/harness.js";
 import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
 import { sendJson } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 
-// The live service's documented shapes (live-notes, "Shapes in the provider's public docs"): the
-// built binary against sandboxes that serve each of them.
+// The live service's documented shapes (live-notes, "Shapes in the provider's public docs"): the program
+// (in-process through run(); in a terminal, the built binary) against sandboxes that serve each of them.
 
 const KEY = `sk_live_${Math.random().toString(36).slice(2)}_shapes`;
 const WALLET = generatePrivateKey();

@@ -1,8 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
-import { baseEnv, run } from "./helpers.js";
+import { baseEnv } from "./helpers.js";
 import { commandLine, launchPty, plain } from "./terminal-session.js";
 
 // Issue 12, item 11: a table longer than the terminal goes through a pager, as git and gh do;

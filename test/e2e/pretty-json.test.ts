@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { escapeForTerminal } from "../../src/terminal/sanitize.js";
+import { run } from "../commands/harness.js";
 import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
 import { inTerminal } from "./terminal-session.js";
 

@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { useServers } from "./fixtures.js";
-import { BIN, baseEnv, type RunResult, run } from "./helpers.js";
+import { BIN, baseEnv, type RunResult } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 

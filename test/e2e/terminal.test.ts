@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import type { SandboxServer } from "../../src/sandbox/server.js";
+import { run } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 import { launchPty } from "./terminal-session.js";
 
 // What a person sees: the built binary in a real pseudo-terminal (util-linux `script`).

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
 import { inTerminal, plain } from "./terminal-session.js";
 

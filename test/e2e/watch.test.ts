@@ -3,8 +3,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
+import { run } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
+import { BIN, baseEnv } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { run, tempDir } from "./helpers.js";
+import { run } from "../commands/harness.js";
+import { tempDir } from "./helpers.js";
 import { inTerminal } from "./terminal-session.js";
 
 // Tables whose cells are sentences, in a real terminal of a given width: cli-table3 wraps each cell

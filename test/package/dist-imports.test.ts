@@ -118,8 +118,8 @@ describe("what dist/ loads", () => {
         ),
       ];
       for (const m of statics) visit(resolve(dirname(file), (m[1] ?? m[2])!));
-      // The core chunk, which cli.js loads through import() at once.
-      for (const m of code.matchAll(/import\("(\.\/chunks\/tokenintel_core-[^"]+)"\)/g))
+      // The core chunk, which the run loads through import() at once (from cli.js or a chunk).
+      for (const m of code.matchAll(/import\("(\.\/(?:chunks\/)?tokenintel_core-[^"]+)"\)/g))
         visit(resolve(dirname(file), m[1]!));
     };
     visit(join(dist, "cli.js"));

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
-// The config commands through the built binary: set, get, list, unset and path; what a stored
+// The config commands run in-process through run(): set, get, list, unset and path; what a stored
 // setting changes; which of flag, environment, store and default wins, and `config list` saying
 // which one did. The key is never shown.
 

@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import { type HostileServer, sendJson } from "./hostile-server.js";
+import { useServers } from "../e2e/fixtures.js";
+import { type HostileServer, sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// `tokenintel check` end to end: a stub market endpoint serves crafted records, each sitting at (or
-// just short of) one threshold, and the built binary's levels and exit codes are checked.
+// `tokenintel check`, run in-process through run(): a stub market endpoint serves crafted records, each
+// sitting at (or just short of) one threshold, and the program's levels and exit codes are checked.
 
 type Fields = {
   dev?: Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
-// Issue 12 item 16 ("Smaller"), through the built binary: a busy sandbox port, errors from
+// Issue 12 item 16 ("Smaller"), run in-process through run(): a busy sandbox port, errors from
 // TOKENINTEL_* variables, --timeout's unit, `help <command>`, bare command groups and `api -i`'s
 // reason phrase. (Too-large numbers and --page with a list are usage errors, tested in-process:
 // test/commands/usage-details.test.ts; `config list`'s sources and `config --help` on the timeout

@@ -1,8 +1,9 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { neverShown, useServers } from "./fixtures.js";
-import { type RunResult, run } from "./helpers.js";
-import { type HostileHandler, type HostileServer, sendJson } from "./hostile-server.js";
+import { neverShown, useServers } from "../e2e/fixtures.js";
+import type { RunResult } from "../e2e/helpers.js";
+import { type HostileHandler, type HostileServer, sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // Issue 10, "Memory and time": a hostile server can send an endless body, pages that never end or
 // repeat forever, JSON nested 100,000 deep and strings of many megabytes. Every run ends, in one

@@ -4,12 +4,13 @@ import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { MAX_PAYMENT_VALIDITY_SECONDS } from "../../src/payment/session.js";
-import { neverShown, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import { type HostileServer, type SeenRequest, sendJson } from "./hostile-server.js";
+import { neverShown, useServers } from "../e2e/fixtures.js";
+import { type HostileServer, type SeenRequest, sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// Issue 10, "Money (x402)": servers that lie in their offers. Each test reads what the built binary
-// actually signed out of the X-PAYMENT / PAYMENT-SIGNATURE headers the hostile server received.
+// Issue 10, "Money (x402)": servers that lie in their offers. Each test reads what the program (run
+// in-process through run()) actually signed out of the X-PAYMENT / PAYMENT-SIGNATURE headers the hostile
+// server received.
 
 const WALLET = generatePrivateKey();
 const PAYER = privateKeyToAccount(WALLET).address;

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import { type HostileServer, sendJson } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { type HostileServer, sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // Issue 12 item 13: `auth status` asks the service whether it takes the key (exit 4 when it says
 // no, like `gh auth status`); `auth login` asks before it stores one (--no-verify: offline). A

@@ -4,8 +4,8 @@ import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { PAGE_SIZES } from "../../src/contract/api.js";
 import type { TokenBase } from "../../src/sandbox/tokens.js";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // Issue 12: answers that are right (the real top n, LF CSV, ask --fields, records paid for kept,
 // --strict) and the conveniences around lists, --fields, --sort and table-only flags. The built

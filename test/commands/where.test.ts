@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
-// --where end to end: what the binary keeps equals a jq-style filter of the full output, computed
-// here from that output with a comparator of the test's own (exact, through BigInt).
+// --where, run in-process through run(): what the program keeps equals a jq-style filter of the full
+// output, computed here from that output with a comparator of the test's own (exact, through BigInt).
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_where`;
 const dir = { path: useServers().folder() };

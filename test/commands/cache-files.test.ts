@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { useServers } from "../e2e/fixtures.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // Issue 22 D (a 2xx body echoing the key was cached as is) and 17 (a cache folder that cannot be
 // written failed silently, or named the wrong reason): the response cache through the binary.

@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ENDPOINTS, type EndpointSpec } from "../../src/contract/endpoints.js";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import { type HostileServer, sendJson } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { type HostileServer, sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// Issue 35: smart-money, staking and trending --strategy, end to end, with the built binary against
+// Issue 35: smart-money, staking and trending --strategy, run in-process through run() against
 // the sandbox and against small servers that answer in the documented shapes (live-notes, "The
 // provider's newer catalogue"); --pay on each of them, and the pay-to allow-list.
 

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { settingNames } from "../../src/flags/settings-table.js";
-import { run, tempDir } from "./helpers.js";
+import { tempDir } from "../e2e/helpers.js";
+import { run } from "./harness.js";
 
 // Issue 22 item 14: `config --help` missed pay-network and pushed its description out of line.
 // The list is the settings table's, each name padded to the longest. Issue 12 item 16: the timeout

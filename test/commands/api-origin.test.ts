@@ -1,9 +1,9 @@
 import { generatePrivateKey } from "viem/accounts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildUrl } from "../../src/api/urls.js";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // `tokenintel api <path>`: no path, however written, reaches another host with the key (issue 22 A).
 // A second server on loopback stands for the attacker's and must see no request at all.

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // A config store that cannot be used is named, never quoted, never silently ignored. Issue 22 D and
 // 20: a setting that cannot be used is named, in `config list` and by the command that would use

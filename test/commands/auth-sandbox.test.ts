@@ -2,8 +2,8 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SANDBOX_API_KEY } from "../../src/sandbox/tokens.js";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // Issue 22 items 8 and 18: `auth login --sandbox` saved the sandbox's demo key as the real key,
 // and `auth status --sandbox` never looked at a stored key. With --sandbox, auth works on a sandbox

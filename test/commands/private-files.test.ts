@@ -1,11 +1,12 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { run, tempDir } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { useServers } from "../e2e/fixtures.js";
+import { tempDir } from "../e2e/helpers.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// Issue 22 C, 2 and D through the built binary: the token index is written whole or not at all, is
+// Issue 22 C, 2 and D run in-process through run(): the token index is written whole or not at all, is
 // not trusted in a folder or file others can write, is said to be damaged when it is, and a cache
 // folder that cannot take it fails `directory --sync` before any page is downloaded.
 

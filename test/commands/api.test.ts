@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 const KEY = `sk_api_${Math.random().toString(36).slice(2)}_hidden`;
 const dir = { path: useServers().folder() };

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// `tokenintel trending` end to end: the built binary against the sandbox (documented shape: the
+// `tokenintel trending` run in-process through run() against the sandbox (documented shape: the
 // symbol and figures at the top level), and against a server that sends another plausible shape.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_trend`;

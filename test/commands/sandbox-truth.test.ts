@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SandboxServer } from "../../src/sandbox/server.js";
-import { useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // Issue 22 item 19: one token, one truth in the sandbox. market, ask, ta and agents tell the same
 // figures for a token, and --live moves markets by small steps, not to another token's scale.

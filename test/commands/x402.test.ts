@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import type { SandboxServer } from "../../src/sandbox/server.js";
-import { neverShown, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { neverShown, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
-// Paying per request with x402: the built binary signs with the reference client packages, the
-// sandbox verifies with the reference facilitator's verifier over a simulated chain.
+// Paying per request with x402: the program (run in-process through run()) signs with the reference client
+// packages, the sandbox verifies with the reference facilitator's verifier over a simulated chain.
 
 const WALLET = generatePrivateKey();
 const PAYER = privateKeyToAccount(WALLET).address;

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { neverShown, useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import type { HostileServer } from "./hostile-server.js";
+import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
+import type { HostileServer } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
-// ask --explain end to end: the answer, then the market figures of the tokens it names, fetched in
-// one request, each found token with the verdict `check` gives it, each missing one named.
+// ask --explain, run in-process through run(): the answer, then the market figures of the tokens it names,
+// fetched in one request, each found token with the verdict `check` gives it, each missing one named.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_explain`;
 const servers = useServers();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { useSandbox, useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // Issue 22 item 15: an answer with no records says why when it can, and CSV still has its header.
 

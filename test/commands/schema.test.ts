@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { dotPaths, MARKET_RECORD } from "../../src/api/fields.js";
 import MARKET_COMMAND from "../../src/commands/market/index.js";
 import { COMMANDS, HIDDEN_COMMANDS } from "../../src/program.js";
-import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
+import { useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 
 // `tokenintel schema`: the command surface as JSON, from the tables help and MCP are made from.
 
