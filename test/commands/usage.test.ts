@@ -151,7 +151,7 @@ describe("usage errors: exit 2 before any request", () => {
     [
       "a field that is no path, a cap without --pay: the field",
       ["market", "-c", "base", "--fields", "a..b", "--max-spend", "1"],
-      /--fields: "a\.\.b" is not a field path/,
+      /--fields: unknown field "a\.\.b" for market/,
     ],
     [
       "a cap without --pay, a bad --sort: the payment",
