@@ -253,7 +253,8 @@ async function dataAnswer(
     import("../data/path-flags.js"),
   ]);
   const parsed = await parseDataOptions(run, definition, opts as never);
-  const fields = checkPaths("fields", asked, definition.shape, definition.name, parsed.seen);
+  // Read once: by parseDataOptions when the call's options carry them, else here.
+  const fields = parsed.fields ?? checkPaths("fields", asked, definition.shape, definition.name, parsed.seen);
   const binding = bindingOf(call.tool.name, args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
