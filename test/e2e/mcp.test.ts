@@ -130,6 +130,16 @@ describe("tokenintel mcp: tools an agent can read", () => {
       }),
     );
     expect(Object.keys(picked.records[0]!).sort()).toEqual(["token_holder_insights", "token_info"]);
+    // A documented field no record had is named once in notes (issue 34 item 9).
+    const absent = structured(
+      await client.callTool({
+        name: "market",
+        arguments: { chain: "base", limit: 2, fields: ["token_info.symbol", "token_info.image"] },
+      }),
+    ) as { notes?: string[] };
+    expect(absent.notes?.filter((n) => n.includes("token_info.image"))).toEqual([
+      '--fields: "token_info.image": no record had it; its column is empty in market',
+    ]);
     expect(
       errorText(await client.callTool({ name: "market", arguments: { chain: "base", fields: ["mcap"] } })),
     ).toMatch(/fields: unknown field "mcap" for market \(did you mean token_metrics.mcap\?\)/);
