@@ -27,6 +27,8 @@ export function closest(typed: string, known: readonly string[]): string[] {
   const prefixed = known.filter((k) => k.startsWith(typed) && k !== typed);
   if (prefixed.length) return prefixed.slice(0, 3);
   return known
+    // Two edits change a length by two at most: a longer or shorter name is never measured.
+    .filter((k) => Math.abs(k.length - typed.length) <= 2)
     .map((k) => ({ k, d: distance(typed, k) }))
     .filter(({ d }) => d <= 2)
     .sort((a, b) => a.d - b.d)

@@ -14,6 +14,8 @@ const DECIDING = new Set(["--where", "--sort"]);
 
 /** Dot paths of a record, at most this many, for "did you mean" (a hostile record is bounded). */
 const MAX_PATHS_READ = 2_000;
+/** A key longer than this is no field name to suggest (a server may send a 20 MB one). */
+const MAX_KEY_LENGTH = 128;
 
 export class FieldsSeen {
   /** Each path looked for, with the flags that named it; a path leaves once a record has it. */
@@ -112,6 +114,7 @@ function carriedPaths(record: unknown, prefix = "", out: string[] = []): string[
   if (!isPlainObject(record)) return out;
   for (const [key, value] of Object.entries(record)) {
     if (out.length >= MAX_PATHS_READ) break;
+    if (key.length > MAX_KEY_LENGTH) continue;
     out.push(prefix + key);
     carriedPaths(value, `${prefix}${key}.`, out);
   }

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { FieldsSeen } from "../../src/commands/data/fields-seen.js";
+
+// What the records carry is the server's: the names a refusal suggests are bounded.
+
+describe("fields looked for in the records", () => {
+  it("never suggests a key no field name is (a server's 1,000-character key)", () => {
+    const seen = new FieldsSeen("ta");
+    seen.expect("--sort", "s", false);
+    seen.see({ ["s".repeat(1_000)]: 1, symbol: "X" });
+    expect(() => seen.checkDeciding()).toThrow(
+      '--sort: "s": no record has it in ta (the records have symbol)',
+    );
+  });
+
+  it("a field a record carries, even null, is seen; one named for a column only is a note", () => {
+    const seen = new FieldsSeen("market");
+    seen.expect("--where", "score", false);
+    seen.expect("--fields", "token_info.image", true);
+    seen.see({ score: null, token_info: { symbol: "X" } });
+    expect(() => seen.checkDeciding()).not.toThrow();
+    expect(seen.notes()).toEqual([
+      '--fields: "token_info.image": no record had it; its column is empty in market',
+    ]);
+  });
+});
