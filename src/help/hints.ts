@@ -26,8 +26,8 @@ function distance(a: string, b: string): number {
 export function closest(typed: string, known: readonly string[]): string[] {
   const prefixed = known.filter((k) => k.startsWith(typed) && k !== typed);
   if (prefixed.length) return prefixed.slice(0, 3);
+  // Two edits change a length by two at most: a longer or shorter name is never measured.
   return known
-    // Two edits change a length by two at most: a longer or shorter name is never measured.
     .filter((k) => Math.abs(k.length - typed.length) <= 2)
     .map((k) => ({ k, d: distance(typed, k) }))
     .filter(({ d }) => d <= 2)
