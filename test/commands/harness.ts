@@ -79,22 +79,57 @@ function sink(append: (s: string) => void): Writable {
   });
 }
 
+/** A run in-process that is still going: its stdin to write to, its stdout to read as it comes. */
+export interface StartedRun {
+  stdin: PassThrough;
+  stdout: PassThrough;
+  /** What it wrote to stderr so far. */
+  stderr: () => string;
+  /** Its exit code, once it ends. */
+  done: Promise<number>;
+}
+
 /**
- * Runs `tokenintel ...args` in-process as the end-to-end run() runs the binary: the same clean
- * environment (config and ledger in `configDir`), `input` on stdin, stdout and stderr pipes (no
- * terminal), every stream kept for neverShown. SIGINT and SIGTERM are the test's to send (`signals`).
+ * Starts `tokenintel ...args` in-process as the end-to-end run() starts the binary: the same clean
+ * environment (config and ledger in `configDir`), stdin and stdout pipes (no terminal) the test
+ * drives, stderr kept. SIGINT and SIGTERM are the test's to send (`signals`).
+ */
+export function start(
+  args: string[],
+  configDir: string,
+  options: Pick<RunOptions, "env"> & { signals?: EventEmitter } = {},
+): StartedRun {
+  const env: NodeJS.ProcessEnv = { ...baseEnv(configDir), ...options.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  let stderr = "";
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const done = runProgram(args, {
+    stdin,
+    stdout,
+    stderr: sink((s) => (stderr += s)),
+    env,
+    signals: options.signals ?? new EventEmitter(),
+  }).finally(() => {
+    stdout.end();
+    transcript.push(stderr);
+  });
+  return { stdin, stdout, stderr: () => stderr, done };
+}
+
+/**
+ * Runs `tokenintel ...args` in-process as the end-to-end run() runs the binary, `input` on stdin,
+ * and answers as it does, every stream kept for neverShown.
  */
 export async function run(
   args: string[],
   configDir: string,
   options: RunOptions & { signals?: EventEmitter } = {},
 ): Promise<RunResult> {
-  const env: NodeJS.ProcessEnv = { ...baseEnv(configDir), ...options.env };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const started = start(args, configDir, options);
   let stdout = "";
-  let stderr = "";
-  const stdin = new PassThrough();
-  stdin.end(options.input ?? "");
+  started.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+  started.stdin.end(options.input ?? "");
   let timer: NodeJS.Timeout | undefined;
   const timeoutMs = options.timeoutMs ?? 20_000;
   const late = new Promise<never>((_, reject) => {
@@ -104,20 +139,15 @@ export async function run(
     );
   });
   try {
-    const code = await Promise.race([
-      runProgram(args, {
-        stdin,
-        stdout: sink((s) => (stdout += s)),
-        stderr: sink((s) => (stderr += s)),
-        env,
-        signals: options.signals ?? new EventEmitter(),
-      }),
-      late,
-    ]);
-    return { code, signal: null, stdout, stderr };
+    const code = await Promise.race([started.done, late]);
+    // What the run wrote is read once its stdout has ended.
+    await new Promise<void>((resolve) =>
+      started.stdout.readableEnded ? resolve() : started.stdout.once("end", resolve),
+    );
+    return { code, signal: null, stdout, stderr: started.stderr() };
   } finally {
     clearTimeout(timer);
-    transcript.push(stdout, stderr);
+    transcript.push(stdout);
   }
 }
 

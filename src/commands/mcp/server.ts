@@ -98,7 +98,7 @@ const lazyValidator: jsonSchemaValidator = {
   },
 };
 
-/** Runs the server until its client goes away (stdin ends) or a signal ends the process. */
+/** Serves on the run's stdin and stdout until the client goes away (stdin ends) or the process ends. */
 export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
   // Two clients for the server's life: one sends the key, one pays (no key); the paying one keeps
   // one payment session, so --max-spend holds across every call.
@@ -146,7 +146,8 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
   // (an error) while stdout is still there to take it. Requests read with the end (`printf … |
   // tokenintel mcp`) are answered first: the copy ends a turn of the event loop after the calls.
   const input = new PassThrough();
-  const transport = new StdioServerTransport(input, process.stdout);
+  const { stdin, stdout } = ctx.io;
+  const transport = new StdioServerTransport(input, stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });
@@ -160,10 +161,10 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
       .then(() => input.end());
   };
   await server.connect(transport);
-  process.stdin.on("data", (chunk: Buffer) => input.write(chunk));
-  process.stdin.once("end", end);
-  process.stdin.once("error", end);
-  if (process.stdin.readableEnded) end();
+  stdin.on("data", (chunk: Buffer) => input.write(chunk));
+  stdin.once("end", end);
+  stdin.once("error", end);
+  if (stdin.readableEnded) end();
   ctx.io.info(`tokenintel mcp: serving ${TOOLS.length} tools on stdio (${VERSION})`);
   await closed;
   await paying.close();

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { run } from "../commands/harness.js";
-import { useSandbox, useServers } from "./fixtures.js";
+import { useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
 import { useMcp } from "./mcp-client.js";
 
 // What an agent sends a tool is data, never a path (issue 32): every string and list argument of

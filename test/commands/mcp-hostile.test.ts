@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { BIN, baseEnv, run } from "./helpers.js";
-import { sendJson } from "./hostile-server.js";
+import { useServers } from "../e2e/fixtures.js";
+import { sendJson } from "../e2e/hostile-server.js";
+import { start as startRun } from "./harness.js";
 import { frame, opening, useMcp } from "./mcp-client.js";
 
 // `tokenintel mcp` against a hostile server, as an attacker's review found it (issue 32): a cancel
@@ -81,13 +80,11 @@ describe("tokenintel mcp against a hostile server", () => {
       res.writeHead(503, { "retry-after": "60", "content-type": "application/json" });
       res.end('{"success":false,"message":"busy"}');
     });
-    const child = spawn(process.execPath, [BIN, "--base-url", busy.url, "mcp"], {
-      env: { ...baseEnv(servers.folder()), TOKENINTEL_API_KEY: KEY },
-      stdio: ["pipe", "pipe", "ignore"],
+    const child = startRun(["--base-url", busy.url, "mcp"], servers.folder(), {
+      env: { TOKENINTEL_API_KEY: KEY },
     });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.stdin.write(
       opening() +
         frame({ id: 2, method: "tools/call", params: { name: "market", arguments: { chain: "base" } } }),
@@ -97,7 +94,7 @@ describe("tokenintel mcp against a hostile server", () => {
       await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200));
     child.stdin.end();
-    expect(await exited).toBe(0);
+    expect(await child.done).toBe(0);
     expect(Date.now() - started).toBeLessThan(8_000);
     const answer = out
       .trim()
@@ -157,9 +154,8 @@ describe("tokenintel mcp against a hostile server", () => {
       );
     });
     // Read off the wire: a client's JSON.parse would make a double of it either way.
-    const child = spawn(process.execPath, [BIN, "--base-url", exact.url, "mcp"], {
-      env: { ...baseEnv(servers.folder()), TOKENINTEL_API_KEY: KEY },
-      stdio: ["pipe", "pipe", "ignore"],
+    const child = startRun(["--base-url", exact.url, "mcp"], servers.folder(), {
+      env: { TOKENINTEL_API_KEY: KEY },
     });
     let out = "";
     const answered = new Promise<string>((resolve) =>
@@ -179,6 +175,7 @@ describe("tokenintel mcp against a hostile server", () => {
     );
     const line = await answered;
     child.stdin.end();
+    expect(await child.done).toBe(0);
     const structured = line.slice(line.indexOf('"structuredContent"'));
     expect(structured).toContain(digits);
   });
@@ -193,23 +190,5 @@ describe("tokenintel mcp against a hostile server", () => {
     const cursor = (first.structuredContent as { next_cursor: string }).next_cursor;
     const other = await client.callTool({ name: "market", arguments: { chain: "base", limit: 5, cursor } });
     expect(text(other)).toMatch(/^cursor: it continues a call with other arguments/);
-  });
-});
-
-describe("tokenintel mcp --print-config", () => {
-  it("carries the settings' variables and folders, never a URL's credentials or other variables", async () => {
-    const folder = servers.folder();
-    const r = await run(["mcp", "--print-config", "cursor"], folder, {
-      env: {
-        TOKENINTEL_BASE_URL: "https://user:sk_url_secret@api.example.com",
-        TOKENINTEL_SOMETHING: "not a setting",
-        TOKENINTEL_CHAIN: "base",
-      },
-    });
-    expect(r.code, r.stderr).toBe(0);
-    const env = JSON.parse(r.stdout).mcpServers.tokenintel.env;
-    expect(env).toMatchObject({ TOKENINTEL_BASE_URL: "https://api.example.com", TOKENINTEL_CHAIN: "base" });
-    expect(env.TOKENINTEL_SOMETHING).toBeUndefined();
-    expect(r.stdout).not.toContain("sk_url_secret");
   });
 });
