@@ -9,12 +9,14 @@ import { useSandbox, useServers } from "./fixtures.js";
 import { BIN, baseEnv } from "./helpers.js";
 
 // Every example a user can copy, from every --help and from README.md's code blocks, run as written
-// through bash against the sandbox: it must exit 0 and show data. Examples that name --sandbox run
-// as they are; the others run against a sandbox started here, reached through TOKENINTEL_BASE_URL and
+// against the sandbox: it must exit 0 and show data. Examples that name --sandbox run as they are;
+// the others run against a sandbox started here, reached through TOKENINTEL_BASE_URL and
 // TOKENINTEL_API_KEY, the way a logged-in user's would. Each runs in a temporary folder that is also
-// $HOME, so an example that writes a file writes it there. An example without shell syntax (no pipe,
-// redirection, quoting of $, @file or server) runs in-process through run(), the words as bash would
-// split them; the others run through bash with \`tokenintel\` the built binary.
+// $HOME, so an example that writes a file writes it there. The tokenintel command of a line runs
+// in-process through run(), its words as bash would split them, when the rest of the line is a
+// command piped into it, or a pipe or `&&` after it: those parts run through bash, with its output
+// or input, under pipefail. A line bash has to expand or redirect around tokenintel ($, @file, >,
+// a server, a terminal) runs whole through bash, with `tokenintel` the built binary.
 
 interface Example {
   /** Where it was found: "market --help", "README.md:42". */
@@ -104,14 +106,90 @@ function filesIn(dir: string): Map<string, number> {
   return sizes;
 }
 
-/** The words after `tokenintel` of a line bash would pass to it as they are, else undefined. */
-function plainWords(line: string): string[] | undefined {
-  const m = /^(?:npx )?tokenintel (.*)$/.exec(line);
-  if (!m || /[|&;<>()$`*?~@\\#]/.test(m[1]!) || /^(sandbox|mcp)\b/.test(m[1]!)) return undefined;
-  const words = m[1]!.match(/'[^']*'|"[^"]*"|[^\s'"]+/g) ?? [];
-  // A word glued to a quote (--where='a b') is left to bash.
-  if (words.join(" ") !== m[1]!.trim().replace(/\s+/g, " ")) return undefined;
-  return words.map((w) => (/^(['"]).*\1$/.test(w) ? w.slice(1, -1) : w));
+/** A line split where bash would split it: its commands, and what joins each to the next. */
+interface Pipeline {
+  /** Each command's words as bash passes them, and where its text starts in the line. */
+  commands: Array<{ words: string[]; at: number }>;
+  /** What comes after each command but the last: a pipe or `&&`. */
+  joins: Array<"|" | "&&">;
+}
+
+/**
+ * Splits a line of words, single and double quotes, pipes and `&&`, and a trailing comment, as bash
+ * would; undefined for anything else bash would expand or redirect ($, backticks, globs, ~, @file
+ * read from the current folder, redirections, subshells), which only bash itself runs as written.
+ */
+function splitPipeline(line: string): Pipeline | undefined {
+  const commands: Pipeline["commands"] = [];
+  const joins: Pipeline["joins"] = [];
+  let words: string[] = [];
+  let word: string | undefined;
+  let from = 0;
+  const endCommand = (to: number) => {
+    if (word !== undefined) words.push(word);
+    word = undefined;
+    if (line.slice(from, to).trim() !== "") commands.push({ words, at: from });
+    words = [];
+  };
+  let i = 0;
+  for (; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      const close = line.indexOf(c, i + 1);
+      if (close < 0) return undefined;
+      const quoted = line.slice(i + 1, close);
+      if (c === '"' && /[$`\\]/.test(quoted)) return undefined;
+      word = (word ?? "") + quoted;
+      i = close;
+    } else if (/\s/.test(c)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (c === "#" && word === undefined) break;
+    else if (c === "|" && line[i + 1] !== "|") {
+      endCommand(i);
+      joins.push("|");
+      from = i + 1;
+    } else if (c === "&" && line[i + 1] === "&") {
+      endCommand(i);
+      joins.push("&&");
+      from = i + 2;
+      i++;
+    } else if (/[$`\\<>()&;*?|]/.test(c) || ((c === "~" || c === "@") && word === undefined))
+      return undefined;
+    else word = (word ?? "") + c;
+  }
+  endCommand(i);
+  return commands.length === joins.length + 1 && commands.every((c) => c.words.length > 0)
+    ? { commands, joins }
+    : undefined;
+}
+
+/** The words after `tokenintel` (or `npx tokenintel`), for a command that runs it. */
+const tokenintelWords = (words: string[]) =>
+  words[0] === "tokenintel"
+    ? words.slice(1)
+    : words[0] === "npx" && words[1] === "tokenintel"
+      ? words.slice(2)
+      : undefined;
+
+/**
+ * How a line runs without bash in the middle: one tokenintel command, fed by at most one command
+ * through a pipe, followed by the rest of the line (through a pipe, or after `&&`), the tokenintel
+ * command in-process and the others through bash. Undefined when only bash can run it as written.
+ */
+function inProcessPlan(line: string) {
+  const pipeline = splitPipeline(line);
+  if (!pipeline) return undefined;
+  const at = pipeline.commands.findIndex((c) => tokenintelWords(c.words) !== undefined);
+  const words = at < 0 ? undefined : tokenintelWords(pipeline.commands[at]!.words);
+  if (!words || at > 1 || (at === 1 && pipeline.joins[0] !== "|")) return undefined;
+  const rest = pipeline.commands.slice(at + 1);
+  if (rest.some((c) => tokenintelWords(c.words) !== undefined)) return undefined;
+  return {
+    words,
+    before: at === 1 ? line.slice(0, pipeline.commands[1]!.at - 1) : undefined,
+    after: rest.length ? { join: pipeline.joins[at]!, text: line.slice(rest[0]!.at) } : undefined,
+  };
 }
 
 /**
@@ -156,10 +234,27 @@ async function runExample(example: Example): Promise<Outcome> {
   };
   // `auth login` without --with-token asks on a terminal: give it one (below), and type the key.
   const interactive = /\bauth login\b/.test(line) && !/--with-token/.test(line);
-  const words = plainWords(line);
-  if (words && !isServer && !interactive) {
-    const r = await runInProcess(words, join(home.path, "config"), { env: own, timeoutMs: 30_000 });
-    return { code: r.code, stdout: r.stdout, stderr: r.stderr, written: written() };
+  const plan = isServer || interactive ? undefined : inProcessPlan(line);
+  if (plan) {
+    const env = { ...baseEnv(join(home.path, "config")), ...own };
+    const shell = (text: string, input: string) =>
+      spawnSync("bash", ["-c", `set -o pipefail\n${text}`], { cwd: home.path, env, input, encoding: "utf8" });
+    const fed = plan.before === undefined ? undefined : shell(plan.before, "");
+    const r = await runInProcess(plan.words, join(home.path, "config"), {
+      env: own,
+      input: fed?.stdout,
+      timeoutMs: 30_000,
+    });
+    let { stdout, stderr } = r;
+    let code = r.code !== 0 || !fed?.status ? r.code : fed.status;
+    if (plan.after && (plan.after.join === "|" || code === 0)) {
+      const then = shell(plan.after.text, plan.after.join === "|" ? stdout : "");
+      stdout = plan.after.join === "|" ? then.stdout : stdout + then.stdout;
+      stderr += then.stderr;
+      // set -o pipefail: a pipeline fails with its last command to fail.
+      code = then.status !== 0 ? then.status : code;
+    }
+    return { code, stdout, stderr, written: written() };
   }
   const env: Record<string, string | undefined> = { ...baseEnv(join(home.path, "config")), ...own };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
