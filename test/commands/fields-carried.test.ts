@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { run } from "./helpers.js";
-import { sendJson } from "./hostile-server.js";
+import { useServers } from "../e2e/fixtures.js";
+import { sendJson } from "../e2e/hostile-server.js";
+import { run } from "./harness.js";
 
 // Issue #34, item 9: the field checks accept what the records carry: the seed's TA records have
 // symbol, name and usd_price at the top level, and a record may carry fields no shape lists; a
