@@ -15,11 +15,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Modules shared by a worker's files, as in "commands" below (the whole suite: 130 -> 119
-        // CPU-seconds, 84 -> 77 s); they pass in any order (--sequence.shuffle, three seeds).
+        // One project, so that a worker's modules are loaded once for all its files: each run()
+        // (test/commands/harness.ts) leaves no state behind (src/entry/run.ts), and the unit files
+        // pass in any order (--sequence.shuffle, three seeds). vitest runs projects one after the
+        // other; as one, the short unit files fill the cores while the long end-to-end files wait on
+        // their processes and timers, and no worker is started twice.
         test: {
-          name: "unit",
-          include: ["test/unit/**/*.test.ts", "test/package/**/*.test.ts"],
+          name: "suite",
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/package/**/*.test.ts",
+            "test/commands/**/*.test.ts",
+            "test/e2e/**/*.test.ts",
+          ],
           exclude: ISOLATED,
           isolate: false,
         },
@@ -28,17 +36,6 @@ export default defineConfig({
         extends: true,
         // Isolated: a module these mock (vi.mock) must not be what another file imports.
         test: { name: "isolated", include: ISOLATED },
-      },
-      {
-        extends: true,
-        // Runs through run() (test/commands/harness.ts) load the program once a worker, not once a
-        // file: each run leaves no state behind (src/entry/run.ts), so the files share their modules
-        // (test/commands: 137 s -> 57 s on the loaded machine, half the CPU).
-        test: {
-          name: "commands",
-          include: ["test/commands/**/*.test.ts", "test/e2e/**/*.test.ts"],
-          isolate: false,
-        },
       },
     ],
   },
