@@ -22,11 +22,20 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Variables of the machine running the tests that change every Node process it starts and that no
+ * test needs: NODE_EXTRA_CA_CERTS (set on this machine) makes Node parse 220 KB of certificates at
+ * each start, 50 ms of CPU a process (the tests make no TLS connection); NODE_OPTIONS could load
+ * anything into the binary under test.
+ */
+const NODE_STARTUP = new Set(["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"]);
+
 /** A clean environment: no key or settings leak in from the machine running the tests. */
 export function baseEnv(configDir: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || k.startsWith("TOKENINTEL_") || k === "NO_COLOR" || k === "FORCE_COLOR") continue;
+    if (NODE_STARTUP.has(k)) continue;
     env[k] = v;
   }
   // A UTF-8 terminal, whatever the machine's locale: under LANG=C tables are drawn in ASCII.
