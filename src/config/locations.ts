@@ -1,6 +1,5 @@
 import { readFileSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import envPaths from "env-paths";
 import { UsageError } from "../errors.js";
 import { describeFsError } from "../files/errors.js";
 import {
@@ -9,10 +8,11 @@ import {
   PRIVATE_FILE_MODE,
   PrivateFileError,
 } from "../files/private.js";
+import { platformFolder } from "./folders.js";
 
 /** The folder of the config store: TOKENINTEL_CONFIG_DIR, or the platform's config folder. */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOKENINTEL_CONFIG_DIR || envPaths("tokenintel", { suffix: "" }).config;
+  return env.TOKENINTEL_CONFIG_DIR || platformFolder("config", env);
 }
 
 /**
@@ -20,7 +20,12 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
  * platform's cache folder ($XDG_CACHE_HOME/tokenintel, ~/.cache/tokenintel).
  */
 export function cacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOKENINTEL_CACHE_DIR || envPaths("tokenintel", { suffix: "" }).cache;
+  return env.TOKENINTEL_CACHE_DIR || platformFolder("cache", env);
+}
+
+/** tokenintel's data folder (the payment ledger): TOKENINTEL_DATA_DIR, or the platform's ($XDG_DATA_HOME/tokenintel). */
+export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.TOKENINTEL_DATA_DIR || platformFolder("data", env);
 }
 
 export function configFile(env: NodeJS.ProcessEnv = process.env): string {

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
-import envPaths from "env-paths";
+import { dataDir } from "../config/locations.js";
 import { CliError, PaymentError } from "../errors.js";
 import { describeFsError } from "../files/errors.js";
 import { appendPrivateLine, withFileLock } from "../files/lock.js";
@@ -35,11 +35,6 @@ export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
  */
 const CAP_TAIL_BYTES = 1024 * 1024;
 const CLOCK_SLACK_MS = 3_600_000;
-
-/** tokenintel's data folder: TOKENINTEL_DATA_DIR, or the platform's ($XDG_DATA_HOME/tokenintel). */
-export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
-  return env.TOKENINTEL_DATA_DIR || envPaths("tokenintel", { suffix: "" }).data;
-}
 
 export function ledgerFile(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
   // The sandbox's payments are play money: a ledger of their own, never counted by the real cap.

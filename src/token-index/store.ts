@@ -12,7 +12,7 @@ import {
 
 // The local token index: the directory (symbol, name, address, id, ecosystem) of each chain, kept
 // in the user's cache folder by `directory --sync`. Shell completion reads it on every Tab, so this
-// module imports nothing but node:fs, node:path, env-paths and the private-file module, and reading
+// module imports nothing but node:fs, node:path, the folders and the private-file module, and reading
 // it never makes a request. The index decides where --resolve sends a query, so one in a folder or
 // file that another user owns, or that others may write to, is never trusted (a shared
 // TOKENINTEL_CACHE_DIR such as /tmp/shared), and it is written through the private-file module.

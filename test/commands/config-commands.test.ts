@@ -139,3 +139,24 @@ describe("config list shows effective values and where each comes from", () => {
     expect(fromEnv.stdout).not.toContain(KEY);
   });
 });
+
+describe("the folders of a run without TOKENINTEL_*_DIR", () => {
+  it("are the platform's under the run's own HOME and XDG variables, not the process's", async () => {
+    const home = freshDir();
+    const env = {
+      HOME: home,
+      XDG_CONFIG_HOME: undefined,
+      XDG_CACHE_HOME: join(home, "xdg-cache"),
+      XDG_DATA_HOME: undefined,
+      TOKENINTEL_CONFIG_DIR: undefined,
+      TOKENINTEL_CACHE_DIR: undefined,
+      TOKENINTEL_DATA_DIR: undefined,
+    };
+    const config = await run(["config", "path"], home, { env });
+    expect(config.stdout).toBe(`${join(home, ".config", "tokenintel", "config.json")}\n`);
+    const cache = await run(["cache", "path"], home, { env });
+    expect(cache.stdout.trim()).toBe(join(home, "xdg-cache", "tokenintel", "responses"));
+    const report = await run(["version", "--verbose"], home, { env });
+    expect(report.stdout).toContain(`\ndata: ${join(home, ".local", "share", "tokenintel")}\n`);
+  });
+});

@@ -221,8 +221,6 @@ async function runExample(example: Example): Promise<Outcome> {
   const before = filesIn(home.path);
   const own: Record<string, string | undefined> = {
     HOME: home.path,
-    // Named, so that a run in-process (which reads no $HOME of its own) keeps it where bash's would.
-    TOKENINTEL_CACHE_DIR: join(home.path, ".cache", "tokenintel"),
     TOKENINTEL_BASE_URL: sandbox.url,
     TOKENINTEL_API_KEY: /--pay\b|--dry-run\b/.test(line) ? undefined : sandbox.apiKey,
     TOKENINTEL_WALLET_KEY: WALLET,

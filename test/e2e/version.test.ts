@@ -29,6 +29,7 @@ describe("version", () => {
     `arch: ${process.arch}`,
     `config: ${join(dir.path, "config.json")}`,
     `cache: ${join(cache.path, "tokenintel")}`,
+    `data: ${join(dir.path, "data")}`,
     "",
   ].join("\n");
 

@@ -3,7 +3,7 @@ import { defineCommand } from "../command.js";
 export default defineCommand({
   name: "version",
   description:
-    "print the version; with --verbose, what a bug report needs (Node, platform, config and cache paths)",
+    "print the version; with --verbose, what a bug report needs (Node, platform, config, cache and data paths)",
   flags: {},
   examples: ["tokenintel version", "tokenintel version --verbose"],
   notes: "tokenintel --version --verbose is the same as version --verbose.",

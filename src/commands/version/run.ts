@@ -1,4 +1,4 @@
-import { cacheDir, configFile } from "../../config/locations.js";
+import { cacheDir, configFile, dataDir } from "../../config/locations.js";
 
 /** `version --verbose`: one `key: value` a line, to paste into a bug report. */
 export function versionReport(
@@ -13,6 +13,7 @@ export function versionReport(
     ["arch", runtime.arch],
     ["config", configFile(env)],
     ["cache", cacheDir(env)],
+    ["data", dataDir(env)],
   ];
   return facts.map(([key, value]) => `${key}: ${value}\n`).join("");
 }
