@@ -67,14 +67,19 @@ export class Context implements RunContext {
   private sandbox: SandboxServer | undefined;
   payment: PaymentSession | undefined;
 
+  /** The command line as typed, for a watch's header and the ledger. */
+  readonly commandLine: string;
+
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
     readonly signal: AbortSignal,
-    readonly commandLine = "tokenintel",
+    /** The words after `tokenintel` (what `mcp --print-config` repeats in the entry it prints). */
+    readonly args: readonly string[] = [],
     /** The whole program (cli.ts hands it in): this file sits below the program and never imports it. */
     private readonly wholeProgram: () => Promise<Command> = noProgram,
   ) {
+    this.commandLine = ["tokenintel", ...args].join(" ");
     this.settings = new Settings(globals, io.env);
     io.quiet = Boolean(globals.quiet);
     io.addSecret(globals.apiKey);

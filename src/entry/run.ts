@@ -87,8 +87,7 @@ class Run {
     if (globals.color === false) io.setColorMode("never");
     else if (globals.color !== undefined) io.setColorMode(globals.color);
     if (globals.pager === false) io.pagerEnabled = false;
-    const line = `tokenintel ${argv.slice(2).join(" ")}`;
-    this.context = new Context(io, globals, this.abort.signal, line, fullProgram);
+    this.context = new Context(io, globals, this.abort.signal, argv.slice(2), fullProgram);
     return this.context;
   }
 

@@ -60,9 +60,10 @@ The server ends when its client closes stdin; a call still running then answers 
     // Payment flags are checked once, before serving: a bad one is a usage error, not a tool error.
     const { printConfig, ...paymentFlags } = opts;
     const payment = await paymentOptions(ctx, paymentFlags);
+    if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
     if (printConfig) {
       const { printClientConfig } = await import("./clients.js");
-      await printClientConfig(ctx, printConfig, process.argv.slice(2));
+      await printClientConfig(ctx, printConfig, ctx.args);
       return;
     }
     if (payment && !payment.dryRun && !payment.ledger?.dailyCap)
@@ -70,7 +71,6 @@ The server ends when its client closes stdin; a call still running then answers 
         "mcp --pay without a daily cap: set one with --daily-cap, TOKENINTEL_DAILY_CAP in the client's entry, or 'tokenintel config set daily-cap <amount>'",
       );
     const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, v]) => v !== undefined));
-    if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
     await serveMcp({ ctx, payment: raw });
   },
 });

@@ -102,7 +102,7 @@ const lazyValidator: jsonSchemaValidator = {
 export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
   // Two clients for the server's life: one sends the key, one pays (no key); the paying one keeps
   // one payment session, so --max-spend holds across every call.
-  const paying = new Context(ctx.io, ctx.globals, ctx.signal, "tokenintel mcp", () => ctx.program());
+  const paying = new Context(ctx.io, ctx.globals, ctx.signal, ["mcp"], () => ctx.program());
   const pays = Object.keys(payment).length > 0;
   const server = new McpServer(SERVER_INFO, SERVER_OPTIONS);
   const calls = new Calls();
