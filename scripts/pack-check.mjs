@@ -171,7 +171,7 @@ try {
     out.trim() === "base" ? "" : `printed ${JSON.stringify(out)}`,
   );
   expectRun("tokenintel version --verbose", runInstalled(prefix, ["version", "--verbose"]), (out) =>
-    /^version: .+\nnode: .+\nplatform: .+\narch: .+\nconfig: .+\ncache: .+\n$/.test(out)
+    /^version: .+\nnode: .+\nplatform: .+\narch: .+\nconfig: .+\ncache: .+\ndata: .+\n$/.test(out)
       ? ""
       : "not the report",
   );
