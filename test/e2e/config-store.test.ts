@@ -72,7 +72,7 @@ function stored(dir: string): { apiKey?: string; settings?: Record<string, strin
 
 // Measured without the lock, five runs each: six parallel sets lost a setting in the first round
 // four times in five, so they run two rounds; the logout test failed every run with three rounds
-// (one round alone missed it one run in three).
+// (one round alone missed it one run in six).
 const SET_ROUNDS = 2;
 const ROUNDS = 3;
 
