@@ -261,11 +261,15 @@ describe("bash completion (issue 12 item 14)", () => {
 
 describe("the local token index (issue 13 item 5)", () => {
   const sandbox = useSandbox({ apiKey: KEY });
+  /** The index these tests read, synced once into the file's cache folder by whichever test asks first. */
+  let synced: ReturnType<typeof run> | undefined;
+  const syncIndex = () =>
+    (synced ??= run(["--base-url", sandbox.url, "directory", "--sync"], config.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cache.path },
+    }));
 
   it("directory --sync stores both chains: 0600 files in a 0700 folder, no key, progress on stderr", async () => {
-    const r = await run(["--base-url", sandbox.url, "directory", "--sync"], config.path, {
-      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_CACHE_DIR: cache.path },
-    });
+    const r = await syncIndex();
     expect(r.stderr).toContain("token index: syncing the base directory...");
     expect(r.stderr).toMatch(/token index: base: 1,000 tokens from \d+ pages/);
     expect(r.stderr).toMatch(/token index: solana: 300 tokens from \d+ pages/);
@@ -311,6 +315,7 @@ describe("the local token index (issue 13 item 5)", () => {
   });
 
   it("config list says how old the index is", async () => {
+    expect((await syncIndex()).code).toBe(0);
     const r = await run(["config", "list"], config.path, { env: { TOKENINTEL_CACHE_DIR: cache.path } });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
