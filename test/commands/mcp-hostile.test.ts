@@ -192,3 +192,24 @@ describe("tokenintel mcp against a hostile server", () => {
     expect(text(other)).toMatch(/^cursor: it continues a call with other arguments/);
   });
 });
+
+describe("tokenintel mcp against a hostile client", () => {
+  it("a message over the transport's 10 MiB without a newline ends the server: one line, exit 1, stdin let go", async () => {
+    const child = startRun(["--sandbox", "mcp"], servers.folder());
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d) => (out += d));
+    child.stdin.write(opening());
+    while (!out.includes("\n")) await new Promise((r) => setTimeout(r, 10));
+    expect(JSON.parse(out.split("\n")[0]!).id).toBe(1);
+    const mib = Buffer.alloc(1024 * 1024, "a");
+    for (let i = 0; i < 11; i++) child.stdin.write(mib);
+    expect(await child.done).toBe(1);
+    expect(child.stderr()).toMatch(
+      /\ntokenintel: mcp: stopped reading the client: ReadBuffer exceeded maximum size of 10485760 bytes\n$/,
+    );
+    // Nothing reads stdin any more: what the client still sends is not kept (it was, 1 GB for 1 GB).
+    expect(child.stdin.listenerCount("data")).toBe(0);
+    expect(child.stdin.isPaused()).toBe(true);
+    child.stdin.end();
+  });
+});

@@ -50,7 +50,8 @@ what the call paid, and every payment is in the ledger ('tokenintel payments'). 
 reads every page: it is refused before it starts when --max-spend cannot cover it. Without a daily
 cap, mcp --pay says so once on stderr. A cancelled call stops its walk and signs nothing more.
 stdout carries the protocol only; notes go to stderr. A bad flag ends the server at once (exit 2).
-The server ends when its client closes stdin; a call still running then answers with an error.`,
+The server ends when its client closes stdin; a call still running then answers with an error. A
+message of over 10 MiB without a newline ends it too, with one line on stderr and exit 1.`,
   async run(ctx, opts) {
     const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
       import("./server.js"),

@@ -13,7 +13,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { dotPaths } from "../../api/fields.js";
 import { Context, type RunContext } from "../../context.js";
-import { InterruptedError } from "../../errors.js";
+import { CliError, InterruptedError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
 import { IO } from "../../io.js";
 import { getPath, pickPaths } from "../../json/dot-paths.js";
@@ -145,9 +145,16 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
   // It reads a copy of stdin instead, which ends only once those calls have stopped and answered
   // (an error) while stdout is still there to take it. Requests read with the end (`printf … |
   // tokenintel mcp`) are answered first: the copy ends a turn of the event loop after the calls.
+  // The transport also closes by itself, on an error of its own: a message over its 10 MiB buffer
+  // without a newline. Then stdin is let go (the copy would otherwise keep all the client sends,
+  // 1 GB for 1 GB of input) and the run ends with one line saying why.
   const input = new PassThrough();
   const { stdin, stdout } = ctx.io;
   const transport = new StdioServerTransport(input, stdout);
+  let transportError: Error | undefined;
+  transport.onerror = (error) => {
+    transportError = error;
+  };
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
   });
@@ -161,13 +168,26 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
       .then(() => input.end());
   };
   await server.connect(transport);
-  stdin.on("data", (chunk: Buffer) => input.write(chunk));
+  const copy = (chunk: Buffer) => input.write(chunk);
+  stdin.on("data", copy);
   stdin.once("end", end);
   stdin.once("error", end);
   if (stdin.readableEnded) end();
   ctx.io.info(`tokenintel mcp: serving ${TOOLS.length} tools on stdio (${VERSION})`);
   await closed;
+  stdin.off("data", copy);
+  if (ending) {
+    await paying.close();
+    return;
+  }
+  // Closed by itself: stdin is no longer read (a paused stdin lets the process leave), and the
+  // calls still running stop, as no answer can reach the client any more.
+  stdin.off("end", end);
+  stdin.off("error", end);
+  stdin.pause();
+  await calls.end();
   await paying.close();
+  throw new CliError(`mcp: stopped reading the client: ${transportError?.message ?? "its input failed"}`);
 }
 
 interface ToolCall {
