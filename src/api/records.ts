@@ -220,11 +220,11 @@ async function fetchChunk(
   onCeiling: (ceiling: PageCeilingError) => void,
 ): Promise<unknown[]> {
   const query: Query = [...q.query, [selector.param, items]];
-  if (q.page !== undefined) return (await fetchPage(client, q.endpoint, query, q.page, q.signal)).records;
-  // One request answers the whole chunk, in the service's order: put back in the user's.
+  // The service answers in its own order: --page's one page, an unpaged endpoint's one answer or
+  // every page, put back in the user's.
   const records =
-    q.endpoint.paged === false
-      ? (await fetchPage(client, q.endpoint, query, 1, q.signal)).records
+    q.page !== undefined || q.endpoint.paged === false
+      ? (await fetchPage(client, q.endpoint, query, q.page ?? 1, q.signal)).records
       : await everyPage(client, q, query, onCeiling);
   return orderBySelector(records, items, selector.kind);
 }

@@ -261,6 +261,24 @@ describe("7. lists from a file and from stdin", () => {
   });
 });
 
+describe("7b. the order given", () => {
+  it("--tickers comes back in the order given, with --page too", async () => {
+    // Three tokens the service lists in another order than the one asked.
+    const symbols = base()
+      .slice(0, 3)
+      .map((t) => t.symbol)
+      .reverse();
+    for (const extra of [[], ["--page", "1"]]) {
+      const r = await cli(["market", "-c", "base", "--tickers", symbols.join(","), ...extra, "--json"]);
+      expect(r.code, r.stderr).toBe(0);
+      const got = (JSON.parse(r.stdout) as Array<{ token_info: { symbol: string } }>).map(
+        (x) => x.token_info.symbol,
+      );
+      expect(got, extra.join(" ")).toEqual(symbols);
+    }
+  });
+});
+
 describe("8. $ before a ticker; values in any case", () => {
   it("'$AERO,$DEGEN' asks for AERO and DEGEN", async () => {
     const r = await cli(["market", "-c", "base", "--tickers", "$AERO,$DEGEN", "--json"]);
