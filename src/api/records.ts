@@ -1,6 +1,6 @@
 import { MAX_SELECTOR_ITEMS } from "../contract/api.js";
 import { type IdentityPart, identityOf } from "../contract/identity.js";
-import { CliError } from "../errors.js";
+import { CliError, UsageError } from "../errors.js";
 import type { ApiClient, Query } from "./client.js";
 import { Delivery } from "./delivery.js";
 import { type Endpoint, fetchPage, type Page, PageCeilingError, type PageWalk, walkPages } from "./pager.js";
@@ -121,9 +121,14 @@ async function* walkQueryPages(
   }
 }
 
-/** A walk that failed after page 1 says from which page on its records are missing. */
+/**
+ * A walk that failed after page 1 says from which page on its records are missing; a usage error
+ * (a check of the user's flags against what the pages carried) is no failure of a page.
+ */
 function notePagesMissing(error: unknown, pagesDone: number, pageCount: number | undefined): void {
-  if (!(error instanceof CliError) || error instanceof PageCeilingError || pagesDone === 0) return;
+  if (!(error instanceof CliError) || error instanceof PageCeilingError || error instanceof UsageError)
+    return;
+  if (pagesDone === 0) return;
   const of = pageCount ? ` of ${pageCount}` : "";
   error.message += ` [page ${pagesDone + 1}${of} failed: records from page ${pagesDone + 1} on are missing]`;
 }

@@ -121,3 +121,52 @@ describe("fields the records carry beyond their shape", () => {
     expect(server.requests).toHaveLength(0);
   });
 });
+
+describe("a field no record has, against a listing of many pages", () => {
+  /** A market listing of 34 pages of 30 records, none with a "volatility" field. */
+  const listing = () =>
+    servers.stub((req, res) => {
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? 1);
+      sendJson(res, {
+        success: true,
+        data: Array.from({ length: 30 }, (_, i) => ({
+          id: `p${page}r${i}`,
+          token_info: { symbol: `T${i}` },
+        })),
+        meta: { pagination: { page, pageSize: 30, pageCount: 34, total: 34 * 30 } },
+      });
+    });
+  const market = (url: string, args: string[]) =>
+    run(["--base-url", url, "--api-key", "k", "market", "-c", "base", ...args], dir);
+
+  it("--where on it is refused after the first page, not after all 34 (each may be paid for)", async () => {
+    for (const extra of [["--json"], ["--watch", "1s", "--count", "2", "--ndjson"]]) {
+      const server = await listing();
+      const r = await market(server.url, ["--where", "volatility>1", ...extra]);
+      expect(r.code, `${extra.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toBe('tokenintel: --where: "volatility": no record has it in market\n');
+      expect(r.stdout).toBe("");
+      // The walk reads a few pages ahead: far fewer than the 34 it read before.
+      expect(server.requests.length, extra.join(" ")).toBeLessThanOrEqual(5);
+    }
+  });
+
+  it("--watch names a column no record had, once", async () => {
+    const server = await listing();
+    const r = await market(server.url, [
+      "--limit",
+      "2",
+      "--fields",
+      "volatility",
+      "--watch",
+      "1s",
+      "--count",
+      "2",
+      "--ndjson",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(
+      'tokenintel: warning: --fields: "volatility": no record had it; its column is empty in market\n',
+    );
+  });
+});

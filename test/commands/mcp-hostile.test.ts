@@ -124,6 +124,18 @@ describe("tokenintel mcp against a hostile server", () => {
     expect(text(r)).toMatch(/request 1: its answer has \d+ more pages than one call reads \(50 requests\)/);
   });
 
+  it("a where on a field no record has is refused after the first page, not after every page", async () => {
+    const listing = await servers.stub(endless(30));
+    const { client } = await start(listing.url);
+    const r = await client.callTool({
+      name: "market",
+      arguments: { chain: "base", where: ["volatility>1"] },
+    });
+    expect((r as CallToolResult).isError).toBe(true);
+    expect(text(r)).toMatch(/"volatility": no record has it in market/);
+    expect(listing.requests).toHaveLength(1);
+  });
+
   it("a key in any JSON spelling and invisible characters never reach the agent; a huge string is cut", async () => {
     const escaped = KEY.replace(/_/g, "\\u005f");
     const split = `${KEY.slice(0, 5)}\u00ad${KEY.slice(5)}`;

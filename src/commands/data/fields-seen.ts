@@ -5,9 +5,11 @@ import { nearPaths } from "./path-flags.js";
 // A record may carry more than the shape the contract documents (the seed's TA records have
 // `symbol`, `name` and `usd_price` at the top level), so a field named on the command line that the
 // shape does not list is looked for in the records instead of refused. One that no record has is
-// named: a filter or a sort on a field the shape does not list is refused before anything is
-// written (it would match nothing, or order nothing); a column no record had, documented or not, is
-// a warning at the end (`[{},{}]` never comes without a word).
+// named: a filter or a sort on a field the shape does not list is refused after the first page,
+// before anything is written or another page read (it would match nothing, or order nothing); a
+// column no record had, documented or not, is a warning at the end (`[{},{}]` never comes without
+// a word). The walkers call checkDeciding() after each page, since a page whose records a filter all
+// dropped yields no batch for guard() to see.
 
 /** Flags whose field decides which records are written and in what order. */
 const DECIDING = new Set(["--where", "--sort"]);
@@ -52,8 +54,8 @@ export class FieldsSeen {
   }
 
   /**
-   * Refuses a --where or --sort field that none of the records read so far has (the records of at
-   * least one page: called before the first is written, and at the end).
+   * Refuses a --where or --sort field that none of the records read so far has: called once a page
+   * was read, before the first batch is written, and at the end (nothing before any record came).
    */
   checkDeciding(): void {
     if (this.records === 0) return;

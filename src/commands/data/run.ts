@@ -156,6 +156,9 @@ export async function runDataCommand(
   let costTold = false;
   let lastProgress: Progress | undefined;
   query.onProgress = (p) => {
+    // A page whose records --where all dropped yields no batch: the deciding fields are checked
+    // here too, after the first page, not after every page was read (and paid for).
+    parsed.seen.checkDeciding();
     if (!costTold && parsed.sortLimit !== undefined && p.unit === "page" && p.total !== undefined) {
       costTold = true;
       const pages = Math.min(p.total, query.maxPages ?? DEFAULT_MAX_PAGES);

@@ -79,6 +79,8 @@ export async function runWatch(
           interval = floor;
           note = ` (slowed to ${formatDuration(floor, true)}: ${requests} requests a refresh, ${quota}/min)`;
         }
+        // A column no record had is named once, after the first refresh, as a single run does.
+        if (refreshes === 0) for (const line of parsed.seen.notes()) ctx.io.warn(line);
         const diff = differ?.next(records);
         await view.show({
           records: changes ? changes.next(records) : records,
@@ -108,8 +110,12 @@ async function fetchRefresh(
   onRequest: () => void,
 ): Promise<unknown[]> {
   const records: unknown[] = [];
-  const query = { ...parsed.query, onProgress: onRequest };
-  for await (const batch of streamRecords(client, query)) records.push(...batch);
+  const onProgress = () => {
+    parsed.seen.checkDeciding();
+    onRequest();
+  };
+  const query = { ...parsed.query, onProgress };
+  for await (const batch of parsed.seen.guard(streamRecords(client, query))) records.push(...batch);
   const sorted = parsed.sort ? sortRecords(records, parsed.sort) : records;
   // --sort with --limit: the top n of the whole (the pager was given no limit).
   return parsed.sortLimit === undefined ? sorted : sorted.slice(0, parsed.sortLimit);

@@ -301,6 +301,8 @@ async function dataAnswer(
     from,
     signal: call.signal,
     mayRead: (more) => run.payment?.refusesMore(more),
+    // A --where or --sort field no record of the first page has is refused before the next request.
+    afterPage: () => parsed.seen.checkDeciding(),
     onProgress:
       progressToken === undefined
         ? undefined

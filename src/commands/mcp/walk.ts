@@ -49,6 +49,8 @@ export interface WalkOptions {
   from: Position;
   signal: AbortSignal;
   onProgress?: (p: WalkProgress) => void;
+  /** Called once a page's records were read, before the next request (a check that throws stops the walk). */
+  afterPage?: () => void;
   /**
    * Asked before a sorted walk reads past its first request, with the number still to make: a
    * reason refuses the walk (a paid walk the server's --max-spend cannot cover).
@@ -185,6 +187,7 @@ export async function walkTool(o: WalkOptions): Promise<ToolWalk> {
         return done(hasMore(o, page, units), { unit: unit + 1, skip: 0 });
       }
     }
+    o.afterPage?.();
     // A page that brings nothing new ends the walk, whatever page count the server claims.
     const repeated = page.records.length > 0 && fresh === 0 && !selector;
     if (repeated) notes.push(`page ${unit} repeated records already read: the listing ends there`);
