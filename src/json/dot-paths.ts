@@ -1,10 +1,13 @@
 import { LosslessNumber } from "./exact.js";
 
-/** Reads a dot path (`token_metrics.usd_price`) from a record. */
+/**
+ * Reads a dot path (`token_metrics.usd_price`) from a record: its own fields only, so that a path
+ * such as `constructor` or `toString` reads nothing rather than JavaScript's internals.
+ */
 export function getPath(record: unknown, path: string): unknown {
   let value: unknown = record;
   for (const part of path.split(".")) {
-    if (value === null || typeof value !== "object") return undefined;
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, part)) return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;

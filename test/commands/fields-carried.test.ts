@@ -122,6 +122,17 @@ describe("fields the records carry beyond their shape", () => {
   });
 });
 
+describe("a field name JavaScript objects answer to", () => {
+  it("constructor, toString and __proto__ read nothing from a record: empty columns, named", async () => {
+    for (const format of ["csv", "json", "table"]) {
+      const r = await ta(["--fields", "symbol,constructor,toString,__proto__", "-o", format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/function|native code|\[object/);
+      expect(r.stderr).toMatch(/no record had "constructor", "toString", "__proto__"/);
+    }
+  });
+});
+
 describe("a field no record has, against a listing of many pages", () => {
   /** A market listing of 34 pages of 30 records, none with a "volatility" field. */
   const listing = () =>

@@ -13,6 +13,14 @@ describe("fields looked for in the records", () => {
     );
   });
 
+  it("never suggests a key with an escape sequence or a character no field name has", () => {
+    const seen = new FieldsSeen("market");
+    seen.expect("--sort", "volatility", false);
+    // Shown on stderr without their escapes, these would read "evil.volatility" and "volatilit".
+    seen.see({ "\x1b]0;PWNED\x07\x1b[2Jevil": { volatility: "1" }, "volatilit\x1b[5m": 1, "vol atility": 2 });
+    expect(() => seen.checkDeciding()).toThrow(/^--sort: "volatility": no record has it in market$/);
+  });
+
   it("a field a record carries, even null, is seen; one named for a column only is a note", () => {
     const seen = new FieldsSeen("market");
     seen.expect("--where", "score", false);

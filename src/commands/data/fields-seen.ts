@@ -18,6 +18,11 @@ const DECIDING = new Set(["--where", "--sort"]);
 const MAX_PATHS_READ = 2_000;
 /** A key longer than this is no field name to suggest (a server may send a 20 MB one). */
 const MAX_KEY_LENGTH = 128;
+/**
+ * A key that can be a field name on the command line (path-flags' rule): a server's key with an
+ * escape sequence in it would be shown without it, naming a field no record has.
+ */
+const FIELD_NAME = /^[A-Za-z_][\w-]*$/;
 
 export class FieldsSeen {
   /** Each path looked for, with the flags that named it; a path leaves once a record has it. */
@@ -116,7 +121,7 @@ function carriedPaths(record: unknown, prefix = "", out: string[] = []): string[
   if (!isPlainObject(record)) return out;
   for (const [key, value] of Object.entries(record)) {
     if (out.length >= MAX_PATHS_READ) break;
-    if (key.length > MAX_KEY_LENGTH) continue;
+    if (key.length > MAX_KEY_LENGTH || !FIELD_NAME.test(key)) continue;
     out.push(prefix + key);
     carriedPaths(value, `${prefix}${key}.`, out);
   }
