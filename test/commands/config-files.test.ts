@@ -65,6 +65,10 @@ describe("a config store that is not the user's own and private", () => {
     expect(r.stderr).toBe(
       `tokenintel: warning: the config file ${file} holds your API key and others can read it (mode 0644); run: chmod 600 '${file}'\n`,
     );
+    // Readable by the group alone is readable by others too.
+    chmodSync(file, 0o640);
+    const group = await run(["--base-url", s.url, "market", "-c", "base", "--limit", "1", "--json"], home);
+    expect(group.stderr).toMatch(/others can read it \(mode 0640\)/);
     chmodSync(file, 0o600);
     const quiet = await run(["--base-url", s.url, "market", "-c", "base", "--limit", "1", "--json"], home);
     expect(quiet.stderr).toBe("");
@@ -74,6 +78,10 @@ describe("a config store that is not the user's own and private", () => {
     await expectRefused(
       (_, file) => chmodSync(file, 0o666),
       /^tokenintel: the config file .*config\.json is writable by others \(mode 0666\); run: chmod 600 '/,
+    );
+    await expectRefused(
+      (_, file) => chmodSync(file, 0o620),
+      /^tokenintel: the config file .*config\.json is writable by others \(mode 0620\)/,
     );
     await expectRefused(
       (home) => chmodSync(home, 0o777),

@@ -58,12 +58,15 @@ describe("fields the records carry beyond their shape", () => {
     const r = await ta(["--sort", "usd_price:desc", "--where", "symbol~A", "--fields", "symbol", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual([{ symbol: "VIRTUAL" }, { symbol: "BAKO" }, { symbol: "AIXBT" }]);
+    // A filter that keeps some and drops others.
+    const some = await ta(["--where", "symbol~AI", "--fields", "symbol", "--json"]);
+    expect(JSON.parse(some.stdout)).toEqual([{ symbol: "AIXBT" }]);
   });
 
   it("--fields, --sort and --where take a field no shape lists when the records carry it", async () => {
     const r = await ta([
       "--sort",
-      "momentum",
+      "momentum:desc",
       "--where",
       "momentum>=3",
       "--fields",
@@ -71,9 +74,10 @@ describe("fields the records carry beyond their shape", () => {
       "--json",
     ]);
     expect(r.code, r.stderr).toBe(0);
+    // Not the server's order (BAKO, AIXBT): the sort's.
     expect(JSON.parse(r.stdout)).toEqual([
-      { symbol: "BAKO", momentum: 3 },
       { symbol: "AIXBT", momentum: 9 },
+      { symbol: "BAKO", momentum: 3 },
     ]);
     expect(r.stderr).toBe("");
   });

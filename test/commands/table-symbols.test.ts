@@ -16,12 +16,21 @@ const FIELDS =
 
 describe("--fields tables", () => {
   it("take the views' headers and symbols; another field is headed by its name", async () => {
-    const r = await at(["market", "-c", "base", "--limit", "5", "--fields", FIELDS, "--output", "table"]);
+    const r = await at(["market", "-c", "base", "--limit", "20", "--fields", FIELDS, "--output", "table"]);
     expect(r.code, r.stderr).toBe(0);
     const [header, ...rows] = r.stdout.trimEnd().split("\n");
     expect(header!.trim().split(/\s{2,}/)).toEqual(["SYMBOL", "SOLD", "HOLDERS", "DESCRIPTION"]);
-    expect(rows.some((row) => /[✓✗]/.test(row))).toBe(true);
     expect(rows.join("\n")).not.toMatch(/\b(yes|no)\b/);
+    // Each SOLD cell is the record's dev_sold: ✓ for true, ✗ for false, empty when it has none.
+    const json = await at(["market", "-c", "base", "--limit", "20", "--fields", FIELDS, "--json"]);
+    const sold = (JSON.parse(json.stdout) as Array<{ dev_wallet_insights?: { dev_sold?: boolean } }>).map(
+      (x) => x.dev_wallet_insights?.dev_sold,
+    );
+    expect(sold).toContain(true);
+    expect(sold).toContain(false);
+    expect(rows.map((row) => /[✓✗]/.exec(row)?.[0])).toEqual(
+      sold.map((v) => (v === undefined ? undefined : v ? "✓" : "✗")),
+    );
   });
 });
 

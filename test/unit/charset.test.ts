@@ -19,5 +19,7 @@ describe("the terminal's character set", () => {
     expect(ascii).toMatch(/^[\x20-\x7e]*$/);
     expect(displayWidth(ascii)).toBe(displayWidth(drawn));
     expect(toAscii("plain text")).toBe("plain text");
+    // Which letter stands for which symbol: a ✓ must not read as "n".
+    expect(toAscii("✓✗…→")).toBe("yn~>");
   });
 });

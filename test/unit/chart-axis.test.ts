@@ -90,5 +90,13 @@ describe("history chart axis", () => {
     const labels = axisLabels(text);
     expect(labels.length).toBeGreaterThan(2);
     expect(new Set(labels).size).toBe(labels.length);
+    // Signed percentages, every row with the same places: the fewest that tell the rows apart.
+    expect(
+      labels.every((l) => /^([+-]\d+\.\d+|0\.0+)%$/.test(l)),
+      labels.join(" "),
+    ).toBe(true);
+    const places = new Set(labels.map((l) => l.split(".")[1]!.length - 1));
+    expect(places.size).toBe(1);
+    expect([...places][0]).toBeLessThanOrEqual(3);
   });
 });

@@ -15,9 +15,10 @@ describe("platformFolder", () => {
     expect(platformFolder("cache", xdg, "linux")).toBe("/x/k/tokenintel");
     expect(platformFolder("data", xdg, "linux")).toBe("/x/d/tokenintel");
     // An empty variable is unset, as the XDG specification says.
-    expect(platformFolder("cache", { ...home, XDG_CACHE_HOME: "" }, "freebsd")).toBe(
-      "/home/ada/.cache/tokenintel",
-    );
+    const empty = { ...home, XDG_CONFIG_HOME: "", XDG_CACHE_HOME: "", XDG_DATA_HOME: "" };
+    expect(platformFolder("config", empty, "freebsd")).toBe("/home/ada/.config/tokenintel");
+    expect(platformFolder("cache", empty, "freebsd")).toBe("/home/ada/.cache/tokenintel");
+    expect(platformFolder("data", empty, "freebsd")).toBe("/home/ada/.local/share/tokenintel");
   });
 
   it("macOS: ~/Library", () => {
@@ -31,6 +32,9 @@ describe("platformFolder", () => {
     const env = { USERPROFILE: "/u/ada", APPDATA: "/u/ada/roam", LOCALAPPDATA: "/u/ada/local" };
     expect(platformFolder("config", env, "win32")).toMatch(/^\/u\/ada\/roam[/\\]tokenintel[/\\]Config$/);
     expect(platformFolder("cache", env, "win32")).toMatch(/^\/u\/ada\/local[/\\]tokenintel[/\\]Cache$/);
+    expect(platformFolder("config", { USERPROFILE: "/u/ada" }, "win32")).toMatch(
+      /^\/u\/ada[/\\]AppData[/\\]Roaming[/\\]tokenintel[/\\]Config$/,
+    );
     expect(platformFolder("data", { USERPROFILE: "/u/ada" }, "win32")).toMatch(
       /^\/u\/ada[/\\]AppData[/\\]Local[/\\]tokenintel[/\\]Data$/,
     );
@@ -38,5 +42,6 @@ describe("platformFolder", () => {
 
   it("without HOME, the user's home folder", () => {
     expect(platformFolder("config", {}, "linux")).toBe(`${homedir()}/.config/tokenintel`);
+    expect(platformFolder("config", { HOME: "" }, "linux")).toBe(`${homedir()}/.config/tokenintel`);
   });
 });
