@@ -65,7 +65,13 @@ function importsOf(file: string): { edges: Edge[]; packages: string[] } {
     if (m[3]!.startsWith(".")) edges.push({ to: target(m[3]!), eager: !m[2] });
     else if (!m[2]) packages.push(m[3]!);
   }
-  for (const m of text.matchAll(/import\("(\.[^"]+)"\)/g)) edges.push({ to: target(m[1]!), eager: false });
+  // A bare import for its effects (`import "./x.js";`) loads the file as eagerly as any other.
+  for (const m of text.matchAll(/^import\s+"([^"]+)";/gm)) {
+    if (m[1]!.startsWith(".")) edges.push({ to: target(m[1]!), eager: true });
+    else packages.push(m[1]!);
+  }
+  // import("./x.js"), its argument on the next line as the formatter may put it.
+  for (const m of text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)) edges.push({ to: target(m[1]!), eager: false });
   return { edges, packages };
 }
 
