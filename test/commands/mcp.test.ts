@@ -252,7 +252,17 @@ describe("tokenintel mcp: walking, exactly", () => {
       { onprogress: (p) => void seen.push(p.progress) },
     );
     expect(seen.length).toBeGreaterThan(1);
-    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    // One notification a request, each further on than the one before.
+    expect(seen).toEqual(seen.map((_, i) => i + 1));
+    // A call that asks for none gets none (the client would report a notification it cannot place).
+    const errors: Error[] = [];
+    client.onerror = (error) => void errors.push(error);
+    await client.callTool({
+      name: "market",
+      arguments: { chain: "base", where: ["token_info.symbol=NO-SUCH-TOKEN"] },
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(errors).toEqual([]);
   });
 
   it("a cancelled call stops its walk: no request after the cancel", async () => {
