@@ -154,7 +154,7 @@ function splitPipeline(line: string): Pipeline | undefined {
       joins.push("&&");
       from = i + 2;
       i++;
-    } else if (/[$`\\<>()&;*?|]/.test(c) || ((c === "~" || c === "@") && word === undefined))
+    } else if (/[$`\\<>()&;*?|{}]/.test(c) || ((c === "~" || c === "@") && word === undefined))
       return undefined;
     else word = (word ?? "") + c;
   }
@@ -187,8 +187,8 @@ function inProcessPlan(line: string) {
   if (rest.some((c) => tokenintelWords(c.words) !== undefined)) return undefined;
   return {
     words,
-    before: at === 1 ? line.slice(0, pipeline.commands[1]!.at - 1) : undefined,
-    after: rest.length ? { join: pipeline.joins[at]!, text: line.slice(rest[0]!.at) } : undefined,
+    before: at === 1 ? line.slice(0, pipeline.commands[1]!.at - 1).trim() : undefined,
+    after: rest.length ? { join: pipeline.joins[at]!, text: line.slice(rest[0]!.at).trim() } : undefined,
   };
 }
 
@@ -244,7 +244,8 @@ async function runExample(example: Example): Promise<Outcome> {
       timeoutMs: 30_000,
     });
     let { stdout, stderr } = r;
-    let code = r.code !== 0 || !fed?.status ? r.code : fed.status;
+    // A feeder killed by a signal (status null) failed too.
+    let code = r.code !== 0 || fed === undefined || fed.status === 0 ? r.code : (fed.status ?? 1);
     if (plan.after && (plan.after.join === "|" || code === 0)) {
       const then = shell(plan.after.text, plan.after.join === "|" ? stdout : "");
       stdout = plan.after.join === "|" ? then.stdout : stdout + then.stdout;
@@ -277,7 +278,8 @@ async function runExample(example: Example): Promise<Outcome> {
       if (interactive && /API key/.test(stdout)) child.stdin.write(`${sandbox.apiKey}\r`);
     });
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    // bash runs detached, in a group of its own: the whole group goes (a server it started too).
+    const timer = setTimeout(() => process.kill(interactive ? child.pid! : -child.pid!, "SIGKILL"), 30_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -298,8 +300,9 @@ const SILENT = /\btokenintel (config (set|unset)|auth logout|cache clear)\b/;
 async function check(example: Example): Promise<string | undefined> {
   const outcome = await runExample(example);
   // A dry run's plan is a status report, on stderr.
+  // jq's null for a field the answer lacks is no data.
   const shown =
-    outcome.stdout.trim() !== "" ||
+    !/^(null\s*)*$/.test(outcome.stdout) ||
     outcome.written.length > 0 ||
     SILENT.test(example.line) ||
     (/--dry-run\b/.test(example.line) && /would pay/.test(outcome.stderr));
@@ -342,4 +345,39 @@ describe("examples", () => {
     }
     expect(failures.join("\n")).toBe("");
   }, 300_000);
+});
+
+describe("the line splitter (which part of an example runs in-process)", () => {
+  it("splits words, quotes, pipes, && and comments as bash does, and leaves the rest to bash", () => {
+    expect(inProcessPlan("tokenintel market -c base | jq '.[] | .id'  # ids")).toEqual({
+      words: ["market", "-c", "base"],
+      before: undefined,
+      after: { join: "|", text: "jq '.[] | .id'  # ids" },
+    });
+    expect(inProcessPlan("printf '%s' x | npx tokenintel ask 'is $BAKO safe?' && echo ok")).toEqual({
+      words: ["ask", "is $BAKO safe?"],
+      before: "printf '%s' x",
+      after: { join: "&&", text: "echo ok" },
+    });
+    for (const line of [
+      "tokenintel market || echo failed",
+      "tokenintel market; echo done",
+      "tokenintel market -c {base,solana}",
+      'tokenintel ask "how is $BAKO"',
+      "tokenintel market --tickers @mints.txt",
+      "tokenintel market > out.json",
+      "tokenintel market | tokenintel check",
+      "echo x | jq . | tokenintel market",
+    ])
+      expect(inProcessPlan(line), line).toBeUndefined();
+  });
+
+  it("a line fails when the command piped into tokenintel fails, as under pipefail", async () => {
+    const piped = await runExample({ source: "test", line: "false | tokenintel version" });
+    expect(piped.code).toBe(1);
+    const killed = await runExample({ source: "test", line: "sh -c 'kill -9 $$' | tokenintel version" });
+    expect(killed.code).not.toBe(0);
+    const after = await runExample({ source: "test", line: "tokenintel version | false" });
+    expect(after.code).toBe(1);
+  });
 });
