@@ -56,13 +56,16 @@ export interface McpSession {
 export function useMcp(secrets: () => string[] = () => []) {
   const sessions: McpSession[] = [];
   afterEach(async () => {
-    for (const { client, stderr, done } of sessions.splice(0)) {
+    // Every server is closed first, then checked: a leak found in one leaves none of them running.
+    const ended = sessions.splice(0);
+    for (const { client, done } of ended) {
       await client.close().catch(() => {});
       await done;
+    }
+    for (const { stderr } of ended)
       for (const secret of secrets())
         if (secret)
           expect(stderr(), "a secret reached the MCP server's stderr in this test").not.toContain(secret);
-    }
   });
   return async function connect(
     folder: string,
@@ -71,9 +74,10 @@ export function useMcp(secrets: () => string[] = () => []) {
   ): Promise<McpSession> {
     const server = start(args, folder, { env });
     const client = new Client({ name: "tokenintel-test", version: "1" });
-    await client.connect(new PipeTransport(server.stdin, server.stdout));
+    // Kept before connecting, so that a server whose handshake fails is closed after the test too.
     const session = { client, stderr: server.stderr, done: server.done };
     sessions.push(session);
+    await client.connect(new PipeTransport(server.stdin, server.stdout));
     return session;
   };
 }
