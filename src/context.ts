@@ -52,11 +52,6 @@ export interface RunContext {
 /** How long a run that ends waits for the answers to payments already sent. */
 const PAYMENT_DRAIN_MS = 5_000;
 
-/** A context made without the program (a test's, or a second one beside the run's) has none to give. */
-function noProgram(): Promise<Command> {
-  return Promise.reject(new Error("this context was made without the program"));
-}
-
 /** The real context of one run of the program. */
 export class Context implements RunContext {
   readonly settings: Settings;
@@ -67,24 +62,25 @@ export class Context implements RunContext {
   private sandbox: SandboxServer | undefined;
   payment: PaymentSession | undefined;
 
-  /** The command line as typed, for a watch's header and the ledger. */
-  readonly commandLine: string;
-
   constructor(
     readonly io: IO,
     readonly globals: GlobalOptions,
     readonly signal: AbortSignal,
     /** The words after `tokenintel` (what `mcp --print-config` repeats in the entry it prints). */
-    readonly args: readonly string[] = [],
-    /** The whole program (cli.ts hands it in): this file sits below the program and never imports it. */
-    private readonly wholeProgram: () => Promise<Command> = noProgram,
+    readonly args: readonly string[],
+    /** The whole program (entry/run.ts hands it in): this file sits below the program and never imports it. */
+    private readonly wholeProgram: () => Promise<Command>,
   ) {
-    this.commandLine = ["tokenintel", ...args].join(" ");
     this.settings = new Settings(globals, io.env);
     io.quiet = Boolean(globals.quiet);
     io.addSecret(globals.apiKey);
     io.addSecret(io.env.TOKENINTEL_API_KEY);
     io.addSecret(io.env.TOKENINTEL_WALLET_KEY?.trim());
+  }
+
+  /** The command line as typed, for a watch's header and the ledger. */
+  get commandLine(): string {
+    return ["tokenintel", ...this.args].join(" ");
   }
 
   store(): Promise<ConfigStore> {

@@ -46,7 +46,7 @@ export class IO {
   pagerEnabled = true;
   /** The pager showing the output now, if any: Ctrl-C is its own (less stays open) while it runs. */
   private pager: ChildProcess | undefined;
-  /** A terminal whose locale is not UTF-8: drawing symbols are written as ASCII (output/charset.ts). */
+  /** A terminal whose locale is not UTF-8: drawing symbols are written as ASCII (terminal/charset.ts). */
   private readonly stdoutAscii: boolean;
   private readonly stderrAscii: boolean;
   /** Called once when the reader of stdout goes away; the CLI ends the run quietly. */

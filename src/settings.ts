@@ -14,7 +14,6 @@ import type { FlagValues } from "./flags/table.js";
 
 export type GlobalOptions = FlagValues<typeof GLOBAL_FLAGS>;
 
-export { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./flags/settings-table.js";
 export const DEFAULT_CONCURRENCY = 4;
 
 /** The environment variable that stands for a setting. */

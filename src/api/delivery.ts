@@ -16,13 +16,14 @@ export interface DeliveryRules {
  */
 export class Delivery {
   private readonly seen = new CompactIdSet();
-  /** Rows still wanted before the limit (Infinity without one). */
-  remaining: number;
   /** Rows delivered so far. */
   delivered = 0;
 
-  constructor(private readonly rules: DeliveryRules) {
-    this.remaining = rules.limit ?? Number.POSITIVE_INFINITY;
+  constructor(private readonly rules: DeliveryRules) {}
+
+  /** Rows still wanted before the limit (Infinity without one). */
+  get remaining(): number {
+    return (this.rules.limit ?? Number.POSITIVE_INFINITY) - this.delivered;
   }
 
   /** The limit is reached: nothing more is wanted. */
@@ -46,7 +47,6 @@ export class Delivery {
       } else if (this.seenBefore(records[i])) continue;
       this.take(records[i], out);
     }
-    this.delivered += out.length;
     return out;
   }
 
@@ -69,6 +69,6 @@ export class Delivery {
   private accept(row: unknown, out: unknown[]): void {
     if (this.rules.filter && !this.rules.filter(row)) return;
     out.push(row);
-    this.remaining--;
+    this.delivered++;
   }
 }

@@ -19,8 +19,6 @@ import type { WrapCell } from "./wrap.js";
 // text columns shrunk (never cut mid-character) and low-priority columns dropped to fit the
 // terminal (table-widths.ts), nothing coloured when colour is off.
 
-export { splitDecimal } from "./table-widths.js";
-
 export interface TableOptions {
   /** Cells to highlight (watch mode: changed since the last refresh), keyed by cellKey(). */
   highlight?: Set<string>;

@@ -71,7 +71,8 @@ function importsOf(file: string): { edges: Edge[]; packages: string[] } {
     else packages.push(m[1]!);
   }
   // import("./x.js"), its argument on the next line as the formatter may put it.
-  for (const m of text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g)) edges.push({ to: target(m[1]!), eager: false });
+  for (const m of text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g))
+    edges.push({ to: target(m[1]!), eager: false });
   return { edges, packages };
 }
 

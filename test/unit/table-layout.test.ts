@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitDecimal } from "../../src/output/table.js";
+import { splitDecimal } from "../../src/output/table-widths.js";
 import { displayWidth } from "../../src/output/width.js";
 import { tableCases } from "./table-layout.cases.js";
 

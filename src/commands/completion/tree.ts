@@ -11,7 +11,7 @@ export interface CompletionFlag {
   /** Takes a value that may be left out (--fields alone lists the paths). */
   optionalValue: boolean;
   values?: readonly string[];
-  /** Values read from the token index on Tab ("tickers"). */
+  /** Values found on Tab: tickers from the token index, or the dot paths of the command's records. */
   dynamic?: "tickers" | "paths";
 }
 
@@ -28,7 +28,7 @@ export interface CompletionNode {
   subcommands: CompletionNode[];
 }
 
-/** Flags whose values are tickers from the token index. */
+/** Flags whose values are found on Tab: tickers from the token index, dot paths from the shape. */
 const DYNAMIC: Record<string, CompletionFlag["dynamic"]> = {
   "--tickers": "tickers",
   // Dot paths of the command's records (the spec knows them): --where completes the path part.

@@ -14,7 +14,7 @@ import { checkPaths, parseWhereFlags } from "./path-flags.js";
 // parseDataOptions' steps, one a flag group: the tokens (chain, lists, ecosystem), paging, the
 // fields and the table's columns, --where, and --watch with what goes with it.
 
-export const DEFAULT_WATCH_MS = 10_000;
+const DEFAULT_WATCH_MS = 10_000;
 
 export const FLAG_FOR: Record<SelectorKind, string> = {
   ticker: "--tickers",
@@ -144,7 +144,7 @@ export async function whereFilter(
   return seen.looking ? seen.watching(matches) : matches;
 }
 
-export interface WatchOptions {
+interface WatchOptions {
   watchMs: number | undefined;
   watchCount: number | undefined;
   watchChanges: boolean;

@@ -5,8 +5,9 @@ import type { SortSpec } from "../../query/records.js";
 import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../query/records.js";
 import type { FieldsSeen } from "./fields-seen.js";
 
-// Dot paths named on the command line (--fields, --columns, --sort), checked against the shape of
-// the command's records, with a suggestion when only the section was left out.
+// Dot paths named on the command line (--fields, --columns, --sort, --where), checked against the
+// shape of the command's records, with a suggestion when only the section was left out. A path the
+// shape does not list, that is no typo of one, is looked for in the records (fields-seen.ts).
 
 /** Paths that end the same way as `path` (the section left out, or a different one), at most three. */
 export function nearPaths(path: string, known: Iterable<string>): string[] {

@@ -269,13 +269,10 @@ async function dataAnswer(
     const fields = dotPaths(definition.shape);
     return { records: [], count: 0, more: false, fields };
   }
-  const [{ parseDataOptions, estimateRequests }, { checkPaths }] = await Promise.all([
-    import("../data/run.js"),
-    import("../data/path-flags.js"),
-  ]);
+  const { parseDataOptions, estimateRequests } = await import("../data/run.js");
+  // The call's fields are among its options (rawOptions): read once, as --fields.
   const parsed = await parseDataOptions(run, definition, opts as never);
-  // Read once: by parseDataOptions when the call's options carry them, else here.
-  const fields = parsed.fields ?? checkPaths("fields", asked, definition.shape, definition.name, parsed.seen);
+  const { fields } = parsed;
   const binding = bindingOf(call.tool.name, args);
   const from = typeof args.cursor === "string" ? decodeCursor(args.cursor, binding) : { unit: 1, skip: 0 };
   const client = await run.client({
