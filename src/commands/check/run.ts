@@ -1,5 +1,5 @@
 import { PageCeilingError } from "../../api/pager.js";
-import { type RecordQuery, type Selector, type SelectorKind, streamRecords } from "../../api/records.js";
+import { type RecordQuery, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { identityOf } from "../../contract/identity.js";
 import { CliError, RiskError, UsageError } from "../../errors.js";
@@ -8,7 +8,7 @@ import type { Column } from "../../output/columns.js";
 import { createWriter } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import { assessRisk, type RiskLevel, type RiskReason, reaches, reasonText } from "../../risk/rules.js";
-import { expandList } from "../data/lists.js";
+import { FLAG_FOR, parseSelector } from "../data/flag-groups.js";
 import { chooseFormat } from "../data/output.js";
 import { estimateRequests } from "../data/run.js";
 import { MARKET } from "../market/definition.js";
@@ -26,8 +26,6 @@ export interface CheckRow {
   reasons: RiskReason[];
 }
 
-const FLAG_FOR: Record<SelectorKind, string> = { ticker: "--tickers", address: "--addresses", id: "--ids" };
-const OPTION_FOR = { ticker: "tickers", address: "addresses", id: "ids" } as const;
 const LEVEL_TONE = { low: "good", medium: "warn", high: "bad" } as const;
 
 export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<void> {
@@ -37,14 +35,12 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
       "check: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'",
     );
   }
-  let selector: Selector | undefined;
-  for (const [kind, param] of Object.entries(MARKET.selectors) as Array<[SelectorKind, string]>) {
-    const given = opts[OPTION_FOR[kind]];
-    if (!given) continue;
-    if (selector) throw new UsageError("check: use one of --tickers, --addresses, --ids at a time");
-    selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
-  }
-  if (!selector) throw new UsageError("check: name the tokens with --tickers, --addresses or --ids");
+  const selector = await parseSelector(
+    ctx,
+    { name: "check", selectors: MARKET.selectors, selectorRequired: true },
+    opts,
+  );
+  if (!selector) throw new Error("check: parseSelector returned no list although one is required");
   const format = await chooseFormat(ctx, opts);
 
   const query: RecordQuery = {

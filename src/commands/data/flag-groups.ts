@@ -53,22 +53,27 @@ export async function parseTokens(
   return { chain, selector, ecosystem };
 }
 
-/** The one list given (--tickers, --addresses or --ids, as the endpoint takes them), read whole. */
-async function parseSelector(
+/**
+ * The one list given (--tickers, --addresses or --ids, as the endpoint takes them), read whole;
+ * `check` reads its list here too.
+ */
+export async function parseSelector(
   ctx: RunContext,
-  spec: DataCommandDefinition,
-  opts: DataOptions,
+  spec: Pick<DataCommandDefinition, "name" | "selectors" | "selectorRequired">,
+  opts: Pick<DataOptions, "tickers" | "addresses" | "ids">,
 ): Promise<Selector | undefined> {
-  const flags = () => Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+  const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
   let selector: Selector | undefined;
   for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
     const given = opts[OPTION_FOR[kind]];
     if (!given) continue;
-    if (selector) throw new UsageError(`use one of ${flags().join(", ")} at a time`);
+    if (selector) throw new UsageError(`use one of ${flags.join(", ")} at a time`);
     selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
   }
+  // "--tickers or --addresses"; "--tickers, --addresses or --ids".
+  const either = `${flags.slice(0, -1).join(", ")} or ${flags.at(-1)}`;
   if (!selector && spec.selectorRequired)
-    throw new UsageError(`${spec.name}: name the tokens with ${flags().join(" or ")}`);
+    throw new UsageError(`${spec.name}: name the tokens with ${either}`);
   return selector;
 }
 
