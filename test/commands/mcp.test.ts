@@ -325,7 +325,7 @@ describe("tokenintel mcp: paying, exactly", () => {
       .filter((l) => l.kind === "signed");
     expect(signed).toHaveLength(1);
     expect(signed[0]).toMatchObject({ command: "tokenintel mcp directory", amount: "0.005000" });
-    // A keyed tool on the same server costs nothing and says nothing of cost.
+    // Started with a daily cap: no warning that one is missing.
     expect(stderr()).not.toMatch(/without a daily cap/);
   });
 
