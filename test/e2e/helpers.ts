@@ -60,6 +60,8 @@ export function run(args: string[], configDir: string, options: RunOptions = {})
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
+    // A run that ends before it reads its input (`-V`) closes the pipe: the write's EPIPE is no failure.
+    child.stdin.on("error", () => {});
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       transcript.push(stdout, stderr);
