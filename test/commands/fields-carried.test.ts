@@ -127,13 +127,26 @@ describe("fields the records carry beyond their shape", () => {
 });
 
 describe("a field name JavaScript objects answer to", () => {
-  it("constructor, toString and __proto__ read nothing from a record: empty columns, named", async () => {
+  it("toString and hasOwnProperty read nothing from a record: empty columns, named", async () => {
     for (const format of ["csv", "json", "table"]) {
-      const r = await ta(["--fields", "symbol,constructor,toString,__proto__", "-o", format]);
+      const r = await ta(["--fields", "symbol,toString,hasOwnProperty", "-o", format]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toMatch(/function|native code|\[object/);
-      expect(r.stderr).toMatch(/no record had "constructor", "toString", "__proto__"/);
+      expect(r.stderr).toMatch(/no record had "toString", "hasOwnProperty"/);
     }
+  });
+
+  it("constructor and __proto__ are refused before any request (prototype-keys.test.ts has the rest)", async () => {
+    const server = await seedServer();
+    for (const path of ["constructor", "__proto__"]) {
+      const r = await run(
+        ["ta", "--base-url", server.url, "--api-key", "k", "-c", "base", "--fields", `symbol,${path}`],
+        dir,
+      );
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^tokenintel: --fields: "${path}": "${path}" is no field name: `));
+    }
+    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import { UsageError } from "../../errors.js";
-import { getPath } from "../../json/dot-paths.js";
+import { getPath, UNSAFE_KEYS } from "../../json/dot-paths.js";
 import { nearPaths } from "./path-flags.js";
 
 // A record may carry more than the shape the contract documents (the seed's TA records have
@@ -113,15 +113,17 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Whether the record has the path as a key (null counts: the field came, empty). */
 function carries(record: unknown, path: string): boolean {
   const parts = path.split(".");
+  const leaf = parts.at(-1)!;
   const parent = parts.length > 1 ? getPath(record, parts.slice(0, -1).join(".")) : record;
-  return isPlainObject(parent) && Object.hasOwn(parent, parts.at(-1)!);
+  return !UNSAFE_KEYS.has(leaf) && isPlainObject(parent) && Object.hasOwn(parent, leaf);
 }
 
 function carriedPaths(record: unknown, prefix = "", out: string[] = []): string[] {
   if (!isPlainObject(record)) return out;
   for (const [key, value] of Object.entries(record)) {
     if (out.length >= MAX_PATHS_READ) break;
-    if (key.length > MAX_KEY_LENGTH || !FIELD_NAME.test(key)) continue;
+    // A key naming an object's internals is no path a flag takes (path-flags refuses it).
+    if (key.length > MAX_KEY_LENGTH || !FIELD_NAME.test(key) || UNSAFE_KEYS.has(key)) continue;
     out.push(prefix + key);
     carriedPaths(value, `${prefix}${key}.`, out);
   }

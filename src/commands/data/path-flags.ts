@@ -1,6 +1,7 @@
 import { dotPaths, type Shape } from "../../api/fields.js";
 import { UsageError } from "../../errors.js";
 import { closest } from "../../help/hints.js";
+import { unsafeSegment } from "../../json/dot-paths.js";
 import type { SortSpec } from "../../query/records.js";
 import { notANumber, parseWhere, type WhereCondition, WhereSyntaxError } from "../../query/records.js";
 import type { FieldsSeen } from "./fields-seen.js";
@@ -25,6 +26,18 @@ function unknownField(flag: string, path: string, known: Iterable<string>, what:
   );
 }
 
+/**
+ * Refuses a path through a name of an object's internals (`__proto__.polluted`): every flag and
+ * tool argument that takes a path is checked here, before any request.
+ */
+function refuseUnsafePath(flag: string, path: string): void {
+  const segment = unsafeSegment(path);
+  if (segment === undefined) return;
+  throw new UsageError(
+    `${flag}: ${JSON.stringify(path)}: ${JSON.stringify(segment)} is no field name: __proto__, constructor and prototype name JavaScript's object internals, and no path reads them`,
+  );
+}
+
 /** A path of field names as APIs write them (letters, digits, _ and -): anything else costs no request. */
 const FIELD_PATH = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/;
 
@@ -44,6 +57,7 @@ export function checkPaths(
   seen?: FieldsSeen,
 ): string[] | undefined {
   if (!paths) return undefined;
+  for (const path of paths) refuseUnsafePath(flag, path);
   const known = new Set(dotPaths(shape));
   for (const path of paths) {
     const looked = seen && FIELD_PATH.test(path) && !nearPaths(path, known).length;
@@ -61,13 +75,18 @@ export function pathListing(shape: Shape, extra: readonly string[] = []): string
 /** Fields whose values are levels of risk, sorted by how bad they are rather than by name. */
 const SEVERITY_PATHS = new Set(["rug_status"]);
 
-function isSection(shape: Shape, path: string): boolean {
+/** What a shape says of a path: a section, a field's kind, or undefined (not its own key). */
+function shapeNode(shape: Shape, path: string): Shape | string | undefined {
   let node: Shape | string | undefined = shape;
   for (const key of path.split(".")) {
-    if (typeof node !== "object") return false;
-    node = (node as Shape)[key];
+    if (typeof node !== "object" || !Object.hasOwn(node, key)) return undefined;
+    node = node[key];
   }
-  return typeof node === "object";
+  return node;
+}
+
+function isSection(shape: Shape, path: string): boolean {
+  return typeof shapeNode(shape, path) === "object";
 }
 
 /** --sort <path>[:asc|desc] */
@@ -98,11 +117,7 @@ export function parseSortFlag(
 
 /** The kind of value a path holds in a shape: a number, a boolean, text, or undefined (a section, or not said). */
 function valueKind(shape: Shape, path: string): "number" | "bool" | "text" | undefined {
-  let node: Shape | string | undefined = shape;
-  for (const key of path.split(".")) {
-    if (typeof node !== "object") return undefined;
-    node = (node as Shape)[key];
-  }
+  const node = shapeNode(shape, path);
   if (typeof node !== "string") return undefined;
   const kind = node.replace(/[?~]$/, "");
   if (kind === "decimal" || kind === "numeric" || kind === "int" || kind === "number") return "number";
