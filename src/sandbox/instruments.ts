@@ -13,6 +13,7 @@ export interface SandboxStats {
   connections: number;
   inFlight: number;
   maxInFlight: number;
+  /** Requests by the path asked for: a client's text, so a map without a prototype. */
   byPath: Record<string, number>;
   byStatus: Record<string, number>;
   /** x402 payments verified (and settled on the simulated chain) or refused. */
@@ -52,7 +53,7 @@ export class Instruments {
       connections: 0,
       inFlight: 0,
       maxInFlight: 0,
-      byPath: {},
+      byPath: Object.create(null),
       byStatus: {},
       payments,
     };
@@ -112,7 +113,7 @@ export class Instruments {
       requests: 0,
       connections: 0,
       maxInFlight: inFlight,
-      byPath: {},
+      byPath: Object.create(null),
       byStatus: {},
     });
   }

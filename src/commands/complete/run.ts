@@ -17,7 +17,9 @@ export const PATH_SHAPES: Record<string, Shape> = Object.fromEntries(
  * --where's operator, nothing (a value is the user's to type).
  */
 export function completePaths(prefix: string, command: string | undefined): string[] {
-  const shape = command === undefined ? undefined : PATH_SHAPES[command];
+  // The command word is the shell's text: only a command of the table, never `constructor`.
+  const shape =
+    command !== undefined && Object.hasOwn(PATH_SHAPES, command) ? PATH_SHAPES[command] : undefined;
   if (!shape) return [];
   const colon = prefix.indexOf(":");
   if (colon >= 0)

@@ -210,7 +210,9 @@ export function rawOptions(
 ): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   for (const [key, value] of Object.entries({ ...tool.defaults, ...args })) {
-    if (key === tool.argument?.name || value === undefined || !(key in flags) || LEFT_OUT.has(key)) continue;
+    // The flag table's own keys only: `in` is true of constructor, toString and __proto__ too.
+    if (key === tool.argument?.name || value === undefined || !Object.hasOwn(flags, key) || LEFT_OUT.has(key))
+      continue;
     raw[key] = typeof value === "number" ? String(value) : value;
   }
   return raw;
