@@ -79,6 +79,11 @@ export interface RequestOptions {
    * retried or paid for. A payment already signed stays signed.
    */
   signal?: AbortSignal;
+  /**
+   * Once aborted, a 402 to this request is not paid (the request fails as interrupted), while the
+   * request itself may go on: an MCP walk's page outlives a cancelled call, its payment does not.
+   */
+  payGate?: AbortSignal;
 }
 
 /** What one request carries from attempt to attempt. */
@@ -243,7 +248,7 @@ export class ApiClient {
       }
       if (res.status === 402 && flight.opts.returnPaymentRequired) return res;
       if (res.status === 402 && hook?.pay && !flight.paid) {
-        if (flight.opts.signal?.aborted) throw new InterruptedError();
+        if (flight.opts.signal?.aborted || flight.opts.payGate?.aborted) throw new InterruptedError();
         flight.paid = await hook.pay(res, flight.opts.label);
         continue;
       }

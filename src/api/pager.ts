@@ -18,7 +18,12 @@ export interface Page {
    * had (so a consumer can drop repeats without a set of ids of its own).
    */
   repeats?: number[];
+  /** Set by walkPages: no page follows this one (the walk ends without another request). */
+  last?: boolean;
 }
+
+/** What of the client a walk uses: one request at a time (an MCP walk hands in its own gate). */
+export type Requester = Pick<ApiClient, "request">;
 
 export interface Endpoint {
   path: string;
@@ -36,7 +41,7 @@ export interface Endpoint {
 
 /** Fetches one page and checks it is the API's shape: `{success, data: [...], meta?}` or a bare array. */
 export async function fetchPage(
-  client: ApiClient,
+  client: Requester,
   endpoint: Endpoint,
   query: Query,
   page: number,
@@ -196,6 +201,7 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
     page.records.length > 0 &&
     (pageCount === undefined ? page.records.length >= pageSize : page.number < pageCount);
   if (!hasMore(first)) {
+    first.last = true;
     yield first;
     return;
   }
@@ -225,6 +231,7 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
     }
     // A full page of new records past the ceiling: the listing goes on.
     if (page.number > end && hasMore(page)) throw new PageCeilingError(end, pageCount);
+    page.last = !hasMore(page);
     yield page;
     if (!hasMore(page)) return; // what was requested past the end is dropped
     if (pageCount !== undefined && page.number >= end) throw new PageCeilingError(page.number, pageCount);

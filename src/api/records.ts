@@ -1,9 +1,17 @@
 import { MAX_SELECTOR_ITEMS } from "../contract/api.js";
 import { type IdentityPart, identityOf } from "../contract/identity.js";
 import { CliError, UsageError } from "../errors.js";
-import type { ApiClient, Query } from "./client.js";
+import type { Query } from "./client.js";
 import { Delivery } from "./delivery.js";
-import { type Endpoint, fetchPage, type Page, PageCeilingError, type PageWalk, walkPages } from "./pager.js";
+import {
+  type Endpoint,
+  fetchPage,
+  type Page,
+  PageCeilingError,
+  type PageWalk,
+  type Requester,
+  walkPages,
+} from "./pager.js";
 import { inOrder } from "./window.js";
 
 export type { SelectorKind } from "../contract/endpoints.js";
@@ -53,11 +61,15 @@ export interface Progress {
   total: number | undefined;
   unit: "page" | "request";
   records: number;
+  /** Nothing follows: the walk ends without another request (the page count, a short page, the list's end). */
+  last: boolean;
 }
 
 export interface RecordStreamResult {
   /** Selector items that no record matched. */
   missing: string[];
+  /** The selector keys records matched so far (lower case); kept across walks that share it. */
+  matched?: Set<string>;
 }
 
 /** Splits a list into requests of at most `size` items, in order. */
@@ -80,11 +92,12 @@ export function selectorKey(record: unknown, kind: SelectorKind): string | undef
  * user gave. Records whose id was already seen are dropped (the live service repeats some).
  */
 export function streamRecords(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   result: RecordStreamResult = { missing: [] },
+  /** What was delivered before (a walk resumed after a failed page keeps its ids and count). */
+  delivery: Delivery = new Delivery(q),
 ): AsyncGenerator<unknown[]> {
-  const delivery = new Delivery(q);
   return q.selector
     ? walkChunks(client, q, q.selector, delivery, result)
     : walkQueryPages(client, q, delivery);
@@ -92,7 +105,7 @@ export function streamRecords(
 
 /** Page mode: the query's pages in order, or the one page asked for. */
 async function* walkQueryPages(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   delivery: Delivery,
 ): AsyncGenerator<unknown[]> {
@@ -111,7 +124,14 @@ async function* walkQueryPages(
       pagesDone = page.number;
       pageCount ??= page.pagination?.pageCount;
       const batch = delivery.keep(page.records, page.repeats);
-      q.onProgress?.({ done: page.number, total: pageCount, unit: "page", records: delivery.delivered });
+      const last = q.page !== undefined || q.endpoint.paged === false || page.last === true;
+      q.onProgress?.({
+        done: page.number,
+        total: pageCount,
+        unit: "page",
+        records: delivery.delivered,
+        last,
+      });
       if (batch.length) yield batch;
       if (delivery.full) return;
     }
@@ -135,7 +155,7 @@ function notePagesMissing(error: unknown, pagesDone: number, pageCount: number |
 
 /** walkPages over one query, with the query's window, speculation, page ceiling and repeat note. */
 function pagesOf(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   query: Query,
   walk: Pick<PageWalk, "wanted" | "prefetch" | "firstPage">,
@@ -156,14 +176,15 @@ function pagesOf(
  * delivered in the user's order; the items no record matched end in `result.missing`.
  */
 async function* walkChunks(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   selector: Selector,
   delivery: Delivery,
   result: RecordStreamResult,
 ): AsyncGenerator<unknown[]> {
   const chunks = chunk(selector.items);
-  const matched = new Set<string>();
+  result.matched ??= new Set<string>();
+  const matched = result.matched;
   // A chunk's walk that reached the page ceiling: its records are delivered, then the run stops.
   const ceilings = new Map<string[], PageCeilingError>();
   const results = inOrder(
@@ -180,7 +201,13 @@ async function* walkChunks(
       if (key !== undefined) matched.add(key);
     }
     const batch = delivery.keep(next.value);
-    q.onProgress?.({ done, total: chunks.length, unit: "request", records: delivery.delivered });
+    q.onProgress?.({
+      done,
+      total: chunks.length,
+      unit: "request",
+      records: delivery.delivered,
+      last: done === chunks.length,
+    });
     if (batch.length) yield batch;
     if (delivery.full) return;
     const ceiling = ceilings.get(chunks[done - 1]!);
@@ -218,7 +245,7 @@ function noteUnrequested(ceiling: PageCeilingError, done: number, total: number)
 
 /** One chunk's records in the user's order: its one page, or every page up to the page ceiling. */
 async function fetchChunk(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   selector: Selector,
   items: string[],
@@ -236,7 +263,7 @@ async function fetchChunk(
 
 /** The records of every page of a query; a walk that reaches the page ceiling keeps what it read. */
 async function everyPage(
-  client: ApiClient,
+  client: Requester,
   q: RecordQuery,
   query: Query,
   onCeiling: (ceiling: PageCeilingError) => void,

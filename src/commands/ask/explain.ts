@@ -1,3 +1,4 @@
+import type { ApiClient } from "../../api/client.js";
 import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { CHAINS } from "../../contract/api.js";
@@ -94,12 +95,14 @@ function knownChain(name: string | undefined): string | undefined {
 }
 
 /**
- * Looks the named tokens up in the market endpoint: one request per chain and kind (the chain from
+ * Looks the named tokens up in the market endpoint, with the client the answer came by (so a paid
+ * answer pays for its figures too): one request per chain and kind (the chain from
  * --chain, else the detail's own when it is base or solana). Tokens whose chain is known neither
  * way are reported, not guessed.
  */
 export async function groundTokens(
   ctx: RunContext,
+  client: ApiClient,
   named: Named[],
   chain: string | undefined,
 ): Promise<{ rows: Grounding[]; unknownChain: string[] }> {
@@ -118,11 +121,14 @@ export async function groundTokens(
   }
   const found = new Map<string, unknown>();
   if (groups.size) {
-    const client = await ctx.client({ keyRequired: true });
     for (const { chain: c, kind, items } of groups.values()) {
       const selector: Selector = { kind, param: MARKET.selectors[kind]!, items };
       const query = { endpoint: MARKET.endpoint, query: [["chain", c]] as Array<[string, string]>, selector };
-      for await (const batch of streamRecords(client, { ...query, window: ctx.settings.concurrency * 2 }))
+      for await (const batch of streamRecords(client, {
+        ...query,
+        window: ctx.settings.concurrency * 2,
+        signal: ctx.signal,
+      }))
         for (const record of batch) {
           const key = selectorKey(record, kind);
           if (key !== undefined && !found.has(`${c}:${kind}:${key}`))

@@ -1,3 +1,4 @@
+import type { ApiClient } from "../../api/client.js";
 import { ASK_TOKEN_DETAIL } from "../../api/fields.js";
 import { askDataSchema, describeIssue } from "../../api/schemas.js";
 import { serverMessage } from "../../api/server-message.js";
@@ -60,10 +61,11 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, request)}`);
     return;
   }
-  const res = await client.request(request.path, { ...request, label: "ask" });
+  // The run's signal goes with the request: an MCP call cancelled while it waits signs nothing.
+  const res = await client.request(request.path, { ...request, label: "ask", signal: ctx.signal });
   const data = answerOf(res.status, res.body);
   const details = data.tokenDetails ?? [];
-  const grounding = opts.explain ? await explain(ctx, details, question, opts.chain) : undefined;
+  const grounding = opts.explain ? await explain(ctx, client, details, question, opts.chain) : undefined;
 
   if (format === "json" || format === "ndjson") {
     const answer = selection ? selectAnswer(data, selection) : data;
@@ -123,6 +125,7 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
 /** --explain: looks the answer's tokens up; what cannot be looked up is said on stderr. */
 async function explain(
   ctx: RunContext,
+  client: ApiClient,
   details: unknown[],
   question: string,
   chainFlag: Chain | undefined,
@@ -139,7 +142,7 @@ async function explain(
       `--explain: the answer names ${all.length.toLocaleString("en-US")} tokens; the first ${named.length} are looked up, ${(all.length - named.length).toLocaleString("en-US")} left out`,
     );
   const chain = await ctx.settings.get("chain", chainFlag);
-  const { rows, unknownChain } = await groundTokens(ctx, named, chain);
+  const { rows, unknownChain } = await groundTokens(ctx, client, named, chain);
   if (unknownChain.length)
     ctx.io.warn(
       `--explain: no chain for ${unknownChain.join(", ")}, so no figures: add --chain base or --chain solana`,
