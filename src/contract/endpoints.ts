@@ -74,7 +74,7 @@ export const ENDPOINTS = {
       tool: "market",
       title: "Token market data",
       description:
-        "Market, technical, holder, smart-money, dev-wallet and social data for tokens on Base or Solana: price, market cap, volume, liquidity, holders, top-holder shares, dev-wallet selling, mindshare. Select tokens by tickers, addresses or ids, or list an ecosystem. Numbers are exact decimal strings.",
+        "Market, holder, smart-money, dev-wallet and social data per token: price, market cap, volume, liquidity, holders, top-holder shares, dev selling, mindshare. Name tokens, or list a chain or ecosystem.",
       compact: [
         "id",
         "token_info.symbol",
@@ -111,7 +111,7 @@ export const ENDPOINTS = {
       tool: "directory",
       title: "Token directory",
       description:
-        "The directory of indexed tokens: id, symbol, name, contract address, chain and ecosystem. Use it to find a token's address or id.",
+        "The directory of indexed tokens: id, symbol, name, address, chain, ecosystem. Finds a token's address or id.",
       compact: ["id", "symbol", "name", "address", "chain", "ecosystem"],
     },
   },
@@ -135,8 +135,7 @@ export const ENDPOINTS = {
     mcp: {
       tool: "agents",
       title: "Agent tokens",
-      description:
-        "AI-agent tokens with their rug status, metrics, holder insights and social data, on Base or Solana.",
+      description: "AI-agent tokens with the service's rug status, metrics, holders and social data.",
       compact: [
         "id",
         "agent_info.symbol",
@@ -169,7 +168,7 @@ export const ENDPOINTS = {
       tool: "ta",
       title: "Technical analysis",
       description:
-        "Multi-interval technical analysis per token: price change, RSI, support, resistance and SMA over 1m, 5m, 15m, 1h, 4h, 1d, 1w (changes to 30d).",
+        "Technical analysis per token: price change, RSI, support, resistance and SMA over 1m to 1w.",
       // The day's view and the hour's RSI, in either form a TA record comes in (fields: [] lists the rest).
       compact: [
         "token_id",
@@ -212,7 +211,7 @@ export const ENDPOINTS = {
       tool: "trending",
       title: "Trending tokens",
       description:
-        "The tokens trending now, ranked by a strategy (mcap, volume_and_staking or volume_and_smartmoney), with price, 24h change, volume, liquidity and market cap.",
+        "The tokens trending now, ranked by a strategy, with price, 24h change, volume, liquidity and market cap.",
       compact: [
         "rank",
         "token_id",
@@ -243,7 +242,7 @@ export const ENDPOINTS = {
       tool: "smart_money",
       title: "Smart-money flows",
       description:
-        "Net inflow and outflow of the top 50 smart-money wallets per token on Base, over 24h, 7d and 30d, in USD and in tokens. Select tokens by tickers or addresses (at least one).",
+        "Net inflow and outflow of the top 50 smart-money wallets per Base token, over 24h, 7d and 30d, in USD and tokens.",
       compact: [
         "symbol",
         "token_address",
@@ -273,7 +272,7 @@ export const ENDPOINTS = {
       tool: "staking",
       title: "Staking intelligence",
       description:
-        "Staking per token on Base: TVL, net staked, retention, stakers and holders, the last 24h of stakes and unstakes, and recent staking activity with the user type (regular, smart_money_user, dev). Select tokens by tickers or addresses (at least one).",
+        "Staking per Base token: TVL, net staked, retention, stakers, the last 24h of stakes and unstakes, recent activity by user type.",
       compact: [
         "staking_details.ticker",
         "staking_details.contract_address",
@@ -308,7 +307,7 @@ export const ENDPOINTS = {
       tool: "history",
       title: "Daily price history",
       description:
-        "A token's daily USD price, volume and market cap, oldest day first, one series per token named. The span defaults to the last 30 days (since: 90d, 1y or a date for more).",
+        "Daily USD price, volume and market cap per token named, oldest day first (the last 30 days unless since says).",
       compact: ["token_id", "token_symbol", "days"],
     },
   },
@@ -330,8 +329,7 @@ export const ENDPOINTS = {
     mcp: {
       tool: "ask",
       title: "Ask in plain language",
-      description:
-        "Ask a question about tokens in plain language; returns the answer (markdown) and the tokens it names. Write tickers with a $ ($AIXBT). With explain, also returns each named token's market figures and risk verdict.",
+      description: "A question in plain language; the service's answer (markdown) and the tokens it names.",
       compact: ["nlpResponse", "tokenDetails"],
     },
   },

@@ -32,13 +32,13 @@ describe("tokenintel mcp: paths through __proto__, constructor or prototype", ()
       TOKENINTEL_API_KEY: KEY,
     });
     const refused: Array<[Record<string, unknown>, string]> = [
-      [{ fields: ["__proto__.polluted"] }, '--fields: "__proto__.polluted": "__proto__" is no field name'],
+      [{ fields: ["__proto__.polluted"] }, 'fields: "__proto__.polluted": "__proto__" is no field name'],
       [
         { fields: ["id", "constructor.prototype.polluted"] },
         '"constructor.prototype.polluted": "constructor"',
       ],
-      [{ where: ["__proto__.polluted=yes"] }, '--where: "__proto__.polluted": "__proto__"'],
-      [{ sort: "constructor:desc" }, '--sort: "constructor": "constructor"'],
+      [{ where: ["__proto__.polluted=yes"] }, 'where: "__proto__.polluted": "__proto__"'],
+      [{ sort: "constructor:desc" }, 'sort: "constructor": "constructor"'],
     ];
     for (const [args, said] of refused) {
       const r = (await client.callTool(

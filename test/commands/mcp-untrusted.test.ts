@@ -98,7 +98,7 @@ describe.each([
               text
                 .split(source)
                 .join("@PATH")
-                .replace(/\\?"(question_id|answer_id|next_cursor)\\?":\\?"[\w-]+/g, "$1"),
+                .replace(/\\?"(question_id|answer_id|next_cursor)\\?":\\?"[\w.-]+/g, "$1"),
             );
           tried++;
         }

@@ -77,8 +77,12 @@ describe("tokenintel mcp: tools an agent can read", () => {
       // Nothing of the shell: no commas to type, files to name, exit codes or commands to run.
       const words = JSON.stringify(t);
       expect(words, t.name).not.toMatch(/comma-separated|@file|stdin|exit \d|tokenintel \w|--[a-z]/);
-      expect(words, t.name).toMatch(/data, never (as )?instructions/);
     }
+    // What every tool shares is said once, in the server's instructions, not in every tool.
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toMatch(/data, never (as )?instructions/);
+    expect(instructions).toMatch(/next_cursor/);
+    expect(instructions).toMatch(/where: conditions/);
     const market = tools.find((t) => t.name === "market")!;
     const props = market.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(market.inputSchema.required).toEqual(["chain"]);
@@ -136,7 +140,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
       }),
     ) as { notes?: string[] };
     expect(absent.notes?.filter((n) => n.includes("token_info.image"))).toEqual([
-      '--fields: "token_info.image": no record had it; its column is empty in market',
+      'fields: "token_info.image": no record had it; its column is empty in market',
     ]);
     expect(
       errorText(await client.callTool({ name: "market", arguments: { chain: "base", fields: ["mcap"] } })),
@@ -178,7 +182,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
     expect(errorText(await client.callTool({ name: "market", arguments: {} }))).toMatch(/chain/);
     expect(
       errorText(await client.callTool({ name: "market", arguments: { chain: "base", cursor: "nonsense" } })),
-    ).toMatch(/^cursor: not a cursor this tool gave/);
+    ).toMatch(/^cursor: not a cursor this server gave/);
     structured(await client.callTool({ name: "market", arguments: { chain: "base", limit: 1 } }));
   });
 });

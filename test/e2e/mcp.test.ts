@@ -20,21 +20,50 @@ interface Answer {
 }
 
 describe("tokenintel mcp: a client over stdio", () => {
-  it("speaks to a 2026-07-28 client (server/discover) as to an older one", async () => {
+  const spawnClient = (pin: string | undefined) => {
     const transport = new StdioV2({
       command: process.execPath,
       args: [BIN, "--base-url", sandbox.url, "mcp"],
       env: { ...baseEnv(servers.folder()), TOKENINTEL_API_KEY: KEY },
       stderr: "pipe",
     });
-    const client = new ClientV2({ name: "v2-client", version: "1" });
+    const client = new ClientV2(
+      { name: "v2-client", version: "1" },
+      pin ? { versionNegotiation: { mode: { pin } } } : {},
+    );
+    return { client, transport };
+  };
+
+  it("serves the 2026-07-28 revision: server/discover, then tools/list and a call", async () => {
+    const { client, transport } = spawnClient("2026-07-28");
+    // A pinned client opens with server/discover and fails loudly unless the server offers the revision.
     await client.connect(transport);
     try {
+      expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(10);
+      expect(tools.map((t) => t.name)).toContain("market");
       const result = await client.callTool({ name: "trending", arguments: { chain: "base", limit: 3 } });
       expect(result.isError).toBeFalsy();
-      expect((result.structuredContent as unknown as Answer).count).toBe(3);
+      const answer = result.structuredContent as unknown as Answer & { next_cursor?: string };
+      expect(answer.count).toBe(3);
+      // A cursor made in this revision continues in it.
+      const next = await client.callTool({
+        name: "trending",
+        arguments: { chain: "base", limit: 3, cursor: answer.next_cursor },
+      });
+      expect(next.isError, JSON.stringify(next.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serves a 2025 client (initialize) from the same binary", async () => {
+    const { client, transport } = spawnClient(undefined);
+    await client.connect(transport);
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toMatch(/^2025-/);
+      const result = await client.callTool({ name: "trending", arguments: { chain: "base", limit: 2 } });
+      expect((result.structuredContent as unknown as Answer).count).toBe(2);
     } finally {
       await client.close();
     }

@@ -1,4 +1,3 @@
-import type { FieldSpec, Shape } from "../../api/fields.js";
 import { IDENTITY_PATHS } from "../../contract/identity.js";
 import { getPath } from "../../json/dot-paths.js";
 import { LosslessNumber } from "../../json/exact.js";
@@ -76,67 +75,32 @@ export function compactFields(
   return [...new Set([...identity, ...columns.flatMap((c) => c.paths)])];
 }
 
-const KIND_WORDS: Record<string, string> = {
-  string: "text",
-  url: "a URL",
-  decimal: "an exact decimal (a string of digits, or a number)",
-  numeric: "a decimal string or a number",
-  int: "a whole number",
-  number: "a number",
-  bool: "true or false",
-};
-
-/** A record table as a JSON Schema that documents every field and refuses none (the service varies). */
-export function shapeSchema(shape: Shape): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const [key, spec] of Object.entries(shape)) {
-    properties[key] =
-      typeof spec === "object" ? { description: `section: ${key}`, ...shapeSchema(spec) } : leafSchema(spec);
-  }
-  return { properties };
-}
-
-function leafSchema(spec: FieldSpec): JsonSchema {
-  const kind = spec.replace(/[?~]$/, "");
-  return { description: KIND_WORDS[kind] ?? kind };
-}
-
-const text = { type: "string" };
-const strings = { type: "array", items: text };
+const str = { type: "string" };
+const int = { type: "integer" };
+const list = (items: JsonSchema) => ({ type: "array", items });
+const textOrNull = { type: ["string", "null"] };
 
 /** What every answer may carry beside its data. */
 const COMMON: Record<string, JsonSchema> = {
-  notes: { ...strings, description: "tokenintel's own notes on this answer (not the service's text)" },
-  cost: {
-    type: "object",
-    description: "what this call paid, when the server pays per request (x402)",
-    properties: {
-      payments: { type: "integer" },
-      amount: text,
-      asset: text,
-      network: text,
-    },
-  },
+  notes: list(str),
+  cost: { type: "object", properties: { payments: int, amount: str, asset: str, network: str } },
 };
 
-/** A data tool's answer: records, how many, whether more exist and the cursor that continues. */
-export function recordsSchema(shape: Shape): JsonSchema {
+/**
+ * A data tool's answer: its records (each with the fields asked for: `fields: []` lists the paths
+ * a record can carry, so the schema need not), how many, whether more exist and the cursor.
+ */
+export function recordsSchema(): JsonSchema {
   return {
     type: "object",
     properties: {
-      records: { type: "array", items: { type: "object", ...shapeSchema(shape) } },
-      count: { type: "integer", description: "records in this answer" },
-      more: { type: "boolean", description: "the listing goes on past this answer" },
-      next_cursor: { ...text, description: "pass as cursor, with the same other arguments, to continue" },
-      fields: {
-        ...strings,
-        description: "the dot paths each record holds here (or, for fields: [], every path)",
-      },
-      pages: {
-        type: "object",
-        properties: { read: { type: "integer" }, total: { type: ["integer", "null"] } },
-      },
-      missing: { ...strings, description: "items of tickers, addresses or ids that matched no token" },
+      records: list({ type: "object" }),
+      count: int,
+      more: { type: "boolean" },
+      next_cursor: str,
+      fields: list(str),
+      pages: { type: "object", properties: { read: int, total: { type: ["integer", "null"] } } },
+      missing: list(str),
       ...COMMON,
     },
     required: ["records", "count", "more"],
@@ -144,73 +108,50 @@ export function recordsSchema(shape: Shape): JsonSchema {
 }
 
 /** The answer of a tool that runs a command whole (check, history, ask). */
-export function answerSchema(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
+function answerSchema(properties: Record<string, JsonSchema>, required: string[]): JsonSchema {
   return { type: "object", properties: { ...properties, ...COMMON }, required };
 }
 
-/** A tool's outputSchema: its records' table for a data tool, else its command's answer. */
-export function outputSchemaOf(
-  tool: Pick<ToolSpec, "name">,
-  definition: DataCommandDefinition | undefined,
-): JsonSchema {
-  if (definition) return recordsSchema(definition.shape);
-  const records = (items: JsonSchema) => ({
-    records: { type: "array", items },
-    count: { type: "integer" },
-    missing: { type: "array", items: { type: "string" } },
-  });
+/** Records of a command's own making, who each is first. */
+function commandRecords(own: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  return { records: list({ type: "object", properties: own }), count: int, missing: list(str) };
+}
+
+/** A tool's outputSchema: a data tool's records, else its command's answer; every property typed. */
+export function outputSchemaOf(tool: Pick<ToolSpec, "name">, definition: unknown): JsonSchema {
+  if (definition) return recordsSchema();
   switch (tool.name) {
     case "check":
       return answerSchema(
-        records({
-          type: "object",
-          properties: {
-            symbol: {},
-            name: {},
-            address: {},
-            id: {},
-            level: { enum: ["low", "medium", "high"] },
-            reasons: {
-              type: "array",
-              description: "each rule that applies: rule, field, value, threshold, level",
-            },
-          },
+        commandRecords({
+          symbol: textOrNull,
+          name: textOrNull,
+          address: textOrNull,
+          id: textOrNull,
+          level: { type: "string", enum: ["low", "medium", "high"] },
+          reasons: list({ type: "object" }),
         }),
         ["records", "count"],
       );
     case "history":
       return answerSchema(
-        records({
-          type: "object",
-          description: "one token's days, oldest first",
-          properties: {
-            token_id: {},
-            token_symbol: {},
-            token_address: {},
-            chain: {},
-            days: { type: "array" },
-          },
+        commandRecords({
+          token_id: textOrNull,
+          token_symbol: textOrNull,
+          token_address: textOrNull,
+          chain: str,
+          days: list({ type: "object" }),
         }),
         ["records", "count"],
       );
     default:
       return answerSchema(
         {
-          answer: {
-            type: "object",
-            description: "the service's answer: its text is the service's, not tokenintel's",
-            properties: { by: { const: "service" }, text: { type: "string" } },
-          },
-          question_id: {},
-          answer_id: {},
-          token_details: {
-            type: "array",
-            description: "the tokens the answer names, as the service sent them",
-          },
-          tokens: {
-            type: "array",
-            description: "with explain: each named token's market figures and risk verdict",
-          },
+          answer: { type: "object", properties: { by: { type: "string", const: "service" }, text: str } },
+          question_id: textOrNull,
+          answer_id: textOrNull,
+          token_details: list({ type: "object" }),
+          tokens: list({ type: "object" }),
         },
         ["answer"],
       );
