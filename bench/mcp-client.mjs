@@ -1,6 +1,7 @@
 // The MCP client of npm run bench: starts `node <args>` (tokenintel mcp), sends `initialize` and,
 // once answered, `tools/list`; prints, as JSON, the milliseconds from the start to each answer (the
-// second is the time to a usable tool list). With BENCH_MCP_CALLS=1 it then calls every tool with
+// second is the time to a usable tool list), and the sizes of the tool list: the whole tools/list
+// message, and its tools without their output schemas (names, descriptions and input schemas). With BENCH_MCP_CALLS=1 it then calls every tool with
 // the arguments an agent would give first and records the size of each answer's structured content
 // and of the whole message, in bytes. Then it closes stdin and waits for the end.
 import { spawn } from "node:child_process";
@@ -13,6 +14,8 @@ const CALLS = {
   agents: { chain: "base" },
   ta: { chain: "base" },
   trending: { chain: "base" },
+  smart_money: { tickers: ["VIRTUAL"] },
+  staking: { tickers: ["VIRTUAL"] },
   check: { chain: "base", tickers: ["VIRTUAL"] },
   history: { chain: "base", tickers: ["VIRTUAL"] },
   ask: { question: "how is $VIRTUAL doing?", chain: "base" },
@@ -22,6 +25,7 @@ const t0 = performance.now();
 const child = spawn(node, args, { stdio: ["pipe", "pipe", "ignore"] });
 const times = {};
 const sizes = {};
+const list = {};
 const names = process.env.BENCH_MCP_CALLS === "1" ? Object.keys(CALLS) : [];
 let buffered = "";
 const callNext = (i) => {
@@ -40,6 +44,8 @@ child.stdout.setEncoding("utf8").on("data", (chunk) => {
       child.stdin.write(frame({ id: 2, method: "tools/list" }));
     } else if (message.id === 2) {
       times.tools = performance.now() - t0;
+      list.bytes = Buffer.byteLength(line);
+      list.inputs = Buffer.byteLength(JSON.stringify(message.result.tools.map(({ outputSchema, ...rest }) => rest)));
       callNext(0);
     } else if (message.id >= 100) {
       const i = message.id - 100;
@@ -60,7 +66,7 @@ child.on("exit", (code) => {
     process.stderr.write(`tokenintel mcp exited ${code} before answering\n`);
     process.exit(1);
   }
-  process.stdout.write(`${JSON.stringify({ ...times, sizes })}\n`);
+  process.stdout.write(`${JSON.stringify({ ...times, sizes, list })}\n`);
 });
 child.stdin.write(
   frame({

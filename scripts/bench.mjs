@@ -187,11 +187,17 @@ function measure(node, servers) {
   };
   const [mcpTools, helpRun] = sideBySide(mcpRun, cli(["--help"]));
   out.mcp = ratioCell(mcpTools, helpRun);
+  // The same, against the floor of any Node program: what an agent's client waits for at its start.
+  out.mcpSpawn = ratioCell(...sideBySide(mcpRun, node0));
   const calls = run(node, [MCP_CLIENT, node, BIN, "mcp", ...key(s0)], {
     capture: true,
     env: { BENCH_MCP_CALLS: "1" },
   });
-  const sizes = JSON.parse(calls.stdout).sizes;
+  const { sizes, list } = JSON.parse(calls.stdout);
+  out.mcpList = {
+    value: list,
+    text: `${(list.bytes / 1024).toFixed(1)} KB, of which ${(list.inputs / 1024).toFixed(1)} KB names, descriptions and inputs`,
+  };
   const largest = Math.max(...Object.values(sizes).map((s) => s.structured));
   out.mcpSizes = {
     value: largest,
@@ -231,6 +237,13 @@ const ROWS = [
   ],
   ["NDJSON 400,000 records vs 100,000: peak RSS growth", "growth", "≤ 10 MB", (c) => c.value <= 10],
   ["`mcp`: a usable tool list (initialize, tools/list) vs `--help`", "mcp", "≤ 5×", (c) => c.value <= 5],
+  ["`mcp`: spawn to an answered tools/list vs `node -e 0`", "mcpSpawn", "≤ 5.5×", (c) => c.value <= 5.5],
+  [
+    "`mcp`: tools/list, whole and without output schemas",
+    "mcpList",
+    "≤ 20 KB, ≤ 10 KB",
+    (c) => c.value.bytes <= 20 * 1024 && c.value.inputs <= 10 * 1024,
+  ],
   [
     "`mcp`: each tool's default answer, KB of structured content",
     "mcpSizes",

@@ -17,11 +17,10 @@ const flags = flagTable({
 export default defineCommand({
   name: "mcp",
   description:
-    "serve market, directory, agents, ta, trending, check, history and ask to AI agents as a Model Context Protocol server on stdio",
+    "serve the data commands to AI agents as read-only tools: a Model Context Protocol server on stdio",
   flags,
   examples: [
     "tokenintel mcp --print-config claude-desktop",
-    "tokenintel mcp --pay --max-spend 0.50 --daily-cap 2 --print-config cursor",
     `printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' | tokenintel mcp --sandbox`,
   ],
   notes: `Register it with an MCP client in one step: --print-config claude-desktop, claude-code or cursor
@@ -36,22 +35,24 @@ It reads its settings as every command does: the key from --api-key, TOKENINTEL_
 environment: a setting exported in your shell does not reach it, so put it in the entry (the
 printed one carries --daily-cap when TOKENINTEL_DAILY_CAP is set) or in 'tokenintel config'.
 
-Each tool is the command of the same name run in-process, with the same checks and exact numbers.
-Its answer is structured content that validates against the tool's outputSchema, and the same as
-compact JSON in a text block. Records carry a compact set of fields (fields: [...] asks for
-others, fields: [] lists them); an answer that stops early carries next_cursor, which continues it
-with no gap and no repeat. A tool argument is data: an item starting with @ or equal to - is
-refused, never read as a file or stdin. Text the service wrote (names, the ask answer) is marked
-as the service's; escape sequences and control characters are removed.
+It serves clients of the 2026-07-28 revision (server/discover) and 2025 ones (initialize). Each
+tool is the command of the same name run in-process, with the same checks and exact numbers; what
+every tool shares is said once, in the server's instructions. Records carry a compact set of fields
+(fields: [...] asks for others, fields: [] lists them); no answer passes 1 MiB. An answer that stops
+early carries next_cursor: it continues from the pages the server already read (no page is read or
+paid for twice), and is good on this server while it runs. A tool argument is data: an item
+starting with @ or equal to - is refused, never read as a file or stdin. Text the service wrote is
+marked as the service's; escape sequences and control characters are removed.
 
-With --pay, directory and history pay per request (x402) under --max-payment, --max-spend (for the
-server's whole life), --daily-cap and --dry-run, one paid call at a time; each answer's cost says
-what the call paid, and every payment is in the ledger ('tokenintel payments'). A sorted paid walk
-reads every page: it is refused before it starts when --max-spend cannot cover it. Without a daily
-cap, mcp --pay says so once on stderr. A cancelled call stops its walk and signs nothing more.
-stdout carries the protocol only; notes go to stderr. A bad flag ends the server at once (exit 2).
-The server ends when its client closes stdin; a call still running then answers with an error. A
-message of over 10 MiB without a newline ends it too, with one line on stderr and exit 1.`,
+With --pay, every tool pays per request (x402) under --max-payment, --max-spend (for the server's
+whole life), --daily-cap and --dry-run, one paid call at a time; each answer's cost says what the
+call paid, and every payment is in the ledger ('tokenintel payments'). A sorted paid walk reads
+every page: it is refused before it reads on when --max-spend cannot cover it. Without a daily cap,
+mcp --pay says so once on stderr. A cancelled call stops and signs nothing more, whether it was
+running or waiting its turn. stdout carries the protocol only; notes go to stderr. A bad flag ends
+the server at once (exit 2). The server ends when its client closes stdin; a call still running
+then answers with an error. A message of over 10 MiB without a newline ends it too, with one line
+on stderr and exit 1.`,
   async run(ctx, opts) {
     const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
       import("./server.js"),
