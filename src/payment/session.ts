@@ -1,6 +1,7 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
 import type { UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
+import { quoteInline } from "../terminal/sanitize.js";
 import { parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
@@ -46,6 +47,11 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
 }
 
 export type { PaymentTally } from "./books.js";
+
+/** The signer's refusal: its message quotes the offer, which may be megabytes long. */
+function signingFailed(error: unknown): PaymentError {
+  return new PaymentError(`could not sign the payment: ${quoteInline(String((error as Error)?.message))}`);
+}
 
 /** The 402 hook of a paying run: chooses the offer, signs it, and keeps the books (books.ts). */
 export class PaymentSession implements PaymentHook {
@@ -152,14 +158,14 @@ export class PaymentSession implements PaymentHook {
       try {
         headers = await signer.sign(res, requirement, validitySeconds);
       } catch (error) {
-        throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
+        throw signingFailed(error);
       }
       const auth = await readBack(signer, headers, requirement, asset, amount);
       this.books.signedBy(signer.address);
       return { headers, auth };
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
+      throw signingFailed(error);
     }
   }
 
