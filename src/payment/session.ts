@@ -69,6 +69,21 @@ export class PaymentSession implements PaymentHook {
     this.books = new PaymentBooks(this.recorder);
   }
 
+  /**
+   * The 402 hook of one run that pays through this session (each call of an MCP server started
+   * with --pay): the same caps, books and ledger, its payments recorded under its own command line
+   * (masked). The session itself when that is the line it began with.
+   */
+  forRun(commandLine: string): PaymentHook {
+    if (commandLine === this.options.ledger?.commandLine) return this;
+    return {
+      pay: (res, label) => this.pay(res, label, commandLine),
+      unanswered: (headers, why) => this.unanswered(headers, why),
+      settled: (res, headers) => this.settled(res, headers),
+      refusal: (res, paid, payment) => this.refusal(res, paid, payment),
+    };
+  }
+
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
   choose(requirements: PaymentRequirement[]): ChosenOffer {
     return chooseOffer(requirements, this.options, {
@@ -81,8 +96,13 @@ export class PaymentSession implements PaymentHook {
    * Answers a 402: checks the caps, signs, reads the signed authorization back out of the header
    * (the amount, payee and window that count are the ones in it), and returns the headers to send
    * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
+   * The ledger names `commandLine` (masked) as the command that paid, else the session's own.
    */
-  async pay(res: ApiResponse, label: string | undefined): Promise<Record<string, string>> {
+  async pay(
+    res: ApiResponse,
+    label: string | undefined,
+    commandLine?: string,
+  ): Promise<Record<string, string>> {
     if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
     const offer = this.offer(res);
     const { requirement, asset, amount } = offer;
@@ -97,7 +117,7 @@ export class PaymentSession implements PaymentHook {
       if (this.verbose) this.log(payingLine(amount, asset, requirement, label));
       signed = await this.sign(res, offer);
       // In the ledger before it can leave: a line that cannot be written (or the daily cap) stops it.
-      this.recorder?.signed(res.url, label, requirement, asset, signed.auth);
+      this.recorder?.signed(res.url, label, requirement, asset, signed.auth, commandLine);
     } catch (error) {
       this.books.release(amount);
       throw error;
