@@ -104,8 +104,12 @@ export class Context implements RunContext {
     return this.cachePromise;
   }
 
-  /** The HTTP client; with --sandbox, starts the sandbox in-process first. */
-  client(request: ClientRequest): Promise<ApiClient> {
+  /**
+   * The HTTP client; with --sandbox, starts the sandbox in-process first. A request that pays gets
+   * it with the payment session's hook for its own run (request.payment's command line): runs that
+   * share the context (an MCP server's calls) share the session, each payment recorded as theirs.
+   */
+  async client(request: ClientRequest): Promise<ApiClient> {
     // Made once, even when asked for twice at once (the MCP server's concurrent calls): a second
     // client would start a second sandbox that close() never stops.
     // A client that could not be made (no key yet) is not kept: the next request tries again.
@@ -113,7 +117,11 @@ export class Context implements RunContext {
       this.clientPromise = undefined;
       throw error;
     });
-    return this.clientPromise;
+    const client = await this.clientPromise;
+    const commandLine = request.payment?.ledger?.commandLine;
+    return this.payment && commandLine !== undefined
+      ? client.withPayment(this.payment.forRun(commandLine))
+      : client;
   }
 
   private async makeClient(request: ClientRequest): Promise<ApiClient> {

@@ -124,6 +124,18 @@ export class ApiClient {
     this.random = options.random ?? Math.random;
   }
 
+  /**
+   * This client with another answer to a 402 (a run paying through a shared session under its own
+   * name): connections, limits, cache and settings shared. The client keeps no state of its own
+   * past its constructor, so the view and the client are one but for the hook.
+   */
+  withPayment(payment: PaymentHook): ApiClient {
+    if (payment === this.options.payment) return this;
+    const view = Object.create(this) as ApiClient;
+    Object.defineProperty(view, "options", { value: { ...this.options, payment } });
+    return view;
+  }
+
   get hasKey(): boolean {
     return Boolean(this.options.apiKey);
   }

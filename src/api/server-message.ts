@@ -1,11 +1,13 @@
+import { quoteInline } from "../terminal/sanitize.js";
+
 // Kept apart from the client so that code reading error bodies does not load the HTTP stack.
 
-/** The server's own message from an error body of unknown shape. */
+/** The server's own message from an error body of unknown shape: one line, cut (saying how much) when long. */
 export function serverMessage(body: unknown): string | undefined {
   if (typeof body === "string") {
     const text = body.trim();
     if (!text || text.startsWith("<")) return undefined; // never dump an HTML page
-    return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+    return quoteInline(text, 200);
   }
   if (!body || typeof body !== "object") return undefined;
   const b = body as Record<string, unknown>;
@@ -17,7 +19,7 @@ export function serverMessage(body: unknown): string | undefined {
     (b.data as Record<string, unknown> | undefined)?.message,
   ];
   for (const c of candidates) {
-    if (typeof c === "string" && c.trim()) return c.trim().slice(0, 300);
+    if (typeof c === "string" && c.trim()) return quoteInline(c.trim(), 300);
   }
   return undefined;
 }

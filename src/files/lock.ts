@@ -185,9 +185,14 @@ export function withFileLock<T>(
 /**
  * Appends one line to a private file under its lock (the payment ledger): created 0600, never
  * through a link, refused when it is not the user's own or others may write to it, fsynced; a
- * failed append is cut back so that the file keeps only whole lines.
+ * failed append is cut back so that the file keeps only whole lines. A line given as a function is
+ * made under the lock, so it may depend on the lines before it.
  */
-export function appendPrivateLine(file: string, line: string, options: LockOptions = {}): void {
+export function appendPrivateLine(
+  file: string,
+  line: string | (() => string),
+  options: LockOptions = {},
+): void {
   const what = options.what ?? "the file";
   withFileLock(
     file,
@@ -206,7 +211,8 @@ export function appendPrivateLine(file: string, line: string, options: LockOptio
           : `${what} ${file} is not a plain file`;
         if (reason) throw new PrivateFileError(reason, file, "EPERM");
         keepBytes = stat.size;
-        const bytes = Buffer.from(line.endsWith("\n") ? line : `${line}\n`);
+        const text = typeof line === "string" ? line : line();
+        const bytes = Buffer.from(text.endsWith("\n") ? text : `${text}\n`);
         for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
         fsyncSync(fd);
       } catch (error) {

@@ -36,6 +36,13 @@ export interface SignedLine {
   validAfter: string;
   validBefore: string;
   x402Version: number;
+  /**
+   * The latest `at` of this line and of every line before it in the file (ISO 8601, UTC), on every
+   * line this tokenintel writes (an older one wrote none). A line dated before one written ahead of
+   * it (a clock set back) was written no earlier than that one; `latest` carries that forward, so a
+   * reader going back from the end knows, at any line, that no line before it is dated later.
+   */
+  latest?: string;
 }
 
 export type Outcome = "settled" | "refused" | "unknown";
@@ -52,6 +59,8 @@ export interface OutcomeLine {
   payer?: string;
   /** Why it was refused, or why the outcome is unknown (bounded, printable). */
   reason?: string;
+  /** As a signed line's. */
+  latest?: string;
 }
 
 export type LedgerLine = SignedLine | OutcomeLine;

@@ -11,8 +11,6 @@ export interface TailLine {
   text: string | undefined;
   /** Its first bytes (enough to say what kind of line it is and when it was written). */
   head: string;
-  /** Bytes from its start to the end of the file. */
-  fromEnd: number;
 }
 
 /** Longer than any line tokenintel writes (fields are bounded) or wrote (a command line is < 2 MiB). */
@@ -42,13 +40,12 @@ export function readLinesBackward(fd: number, size: number, visit: (line: TailLi
     if (bytes > MAX_LINE_BYTES) pieces = [...pieces.slice(-1), piece];
     else pieces.push(piece);
   };
-  const emit = (start: number): boolean => {
+  const emit = (): boolean => {
     if (bytes === 0) return true;
     const joined = Buffer.concat(pieces.reverse());
     const line = {
       text: bytes <= MAX_LINE_BYTES ? joined.toString("utf8") : undefined,
       head: joined.toString("utf8", 0, Math.min(HEAD_BYTES, joined.length)),
-      fromEnd: size - start,
     };
     pieces = [];
     bytes = 0;
@@ -62,11 +59,11 @@ export function readLinesBackward(fd: number, size: number, visit: (line: TailLi
       const nl = chunk.lastIndexOf(0x0a, pos - 1);
       if (nl < 0) break;
       keep(chunk.subarray(nl + 1, pos));
-      if (!emit(start + nl + 1)) return;
+      if (!emit()) return;
       pos = nl;
     }
     keep(chunk.subarray(0, pos));
     end = start;
   }
-  emit(0);
+  emit();
 }

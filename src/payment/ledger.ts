@@ -29,11 +29,11 @@ const WHAT = "the payment ledger";
 /** `tokenintel payments` reads the whole ledger; one this large is refused, not read. */
 export const MAX_LEDGER_BYTES = 256 * 1024 * 1024;
 /**
- * The cap reads back at least the ledger's last MiB whatever the dates say (thousands of payments:
- * a clock set back or forth between runs cannot hide a line in it), then on to a line older than
- * the window (less a little slack).
+ * The cap reads back from the end to a line whose `latest` (it and every line before it) is older
+ * than the window, less a little slack; through every line that has none (an older tokenintel's,
+ * or one damaged), whatever its own date: a line dated long ago may follow a payment of the last
+ * hour, written while the clock was set back.
  */
-const CAP_TAIL_BYTES = 1024 * 1024;
 const CLOCK_SLACK_MS = 3_600_000;
 
 export function ledgerFile(env: NodeJS.ProcessEnv = process.env, sandbox = false): string {
@@ -41,12 +41,14 @@ export function ledgerFile(env: NodeJS.ProcessEnv = process.env, sandbox = false
   return join(dataDir(env), sandbox ? SANDBOX_LEDGER_FILE_NAME : LEDGER_FILE_NAME);
 }
 
-type NewSignedLine = Omit<SignedLine, "at">;
-type NewOutcomeLine = Omit<OutcomeLine, "at">;
+type NewSignedLine = Omit<SignedLine, "at" | "latest">;
+type NewOutcomeLine = Omit<OutcomeLine, "at" | "latest">;
 
 /** A line as the cap reads it: its date (NaN: unreadable) and, for a signed payment, its amount. */
 export interface CapEntry {
   atMs: number;
+  /** Its `latest` (NaN: none, or unreadable). */
+  latestMs: number;
   signed: boolean;
   /** undefined: a signed line whose amount cannot be read. */
   atomic: bigint | undefined;
@@ -57,11 +59,17 @@ function capEntry(raw: TailLine): CapEntry {
   if (line)
     return {
       atMs: Date.parse(line.at),
+      latestMs: typeof line.latest === "string" ? Date.parse(line.latest) : Number.NaN,
       signed: line.kind === "signed",
       atomic: line.kind === "signed" ? BigInt(line.atomic) : undefined,
     };
   const damaged = salvageSigned(raw.head, raw.text);
-  return { atMs: damaged?.atMs ?? Number.NaN, signed: damaged !== undefined, atomic: damaged?.atomic };
+  return {
+    atMs: damaged?.atMs ?? Number.NaN,
+    latestMs: Number.NaN,
+    signed: damaged !== undefined,
+    atomic: damaged?.atomic,
+  };
 }
 
 /**
@@ -71,7 +79,11 @@ function capEntry(raw: TailLine): CapEntry {
  * A date in the future counts as it is (it stays in the window longer); a date that cannot be read,
  * as now. A signed line whose amount cannot be read is counted as unreadable.
  */
-export function countForCap(entries: readonly CapEntry[], now: number, file: string): CapLedger {
+export function countForCap(
+  entries: readonly Omit<CapEntry, "latestMs">[],
+  now: number,
+  file: string,
+): CapLedger {
   const since = now - CAP_WINDOW_MS;
   let latest = Number.NEGATIVE_INFINITY; // the latest date, not in the future, of a line before
   const payments: SignedPayment[] = [];
@@ -131,7 +143,10 @@ export class PaymentLedger {
     this.append({ at: new Date(this.now()).toISOString(), ...line });
   }
 
-  /** What the daily cap counts at `now`: the ledger's last MiB at least, then back to the window's start. */
+  /**
+   * What the daily cap counts at `now`: the lines back from the end to one that says no line up to
+   * it is dated in the window (its `latest`), or to the first.
+   */
   forCap(now: number): CapLedger {
     const stopBefore = now - CAP_WINDOW_MS - CLOCK_SLACK_MS;
     const entries: CapEntry[] = [];
@@ -139,10 +154,26 @@ export class PaymentLedger {
       readLinesBackward(fd, size, (raw) => {
         const entry = capEntry(raw);
         entries.push(entry);
-        return !(raw.fromEnd > CAP_TAIL_BYTES && entry.atMs < stopBefore);
+        // NaN (no latest, no date) is never older: the read goes on.
+        return !(Math.max(entry.latestMs, entry.atMs) < stopBefore);
       }),
     );
     return countForCap(entries.reverse(), now, this.file);
+  }
+
+  /** The latest date of the lines written so far (back to one that carries its `latest`); -Infinity for none. */
+  private latestSoFar(): number {
+    let latest = Number.NEGATIVE_INFINITY;
+    this.withOpenFile((fd, size) =>
+      readLinesBackward(fd, size, (raw) => {
+        const { atMs, latestMs } = capEntry(raw);
+        if (!Number.isNaN(atMs)) latest = Math.max(latest, atMs);
+        if (Number.isNaN(latestMs)) return true;
+        latest = Math.max(latest, latestMs);
+        return false;
+      }),
+    );
+    return latest;
   }
 
   /**
@@ -168,11 +199,18 @@ export class PaymentLedger {
     return { lines, damaged, damagedSigned };
   }
 
-  private append(line: LedgerLine): void {
-    // A line torn by a crash (kill -9 in a write, a power cut) is ended first, so that it cannot
-    // swallow the line written after it.
-    const text = `${this.endsTorn() ? "\n" : ""}${JSON.stringify(line)}`;
-    appendPrivateLine(this.file, text, { what: WHAT });
+  /** Appends a line with its `latest`, made under the ledger's lock from the lines before it. */
+  private append(line: Omit<LedgerLine, "latest">): void {
+    appendPrivateLine(
+      this.file,
+      () => {
+        const latest = new Date(Math.max(this.latestSoFar(), Date.parse(line.at))).toISOString();
+        // A line torn by a crash (kill -9 in a write, a power cut) is ended first, so that it cannot
+        // swallow the line written after it.
+        return `${this.endsTorn() ? "\n" : ""}${JSON.stringify({ ...line, latest })}`;
+      },
+      { what: WHAT },
+    );
   }
 
   private endsTorn(): boolean {

@@ -1,6 +1,7 @@
 import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
 import { LosslessNumber } from "../json/exact.js";
+import { quoteInline } from "../terminal/sanitize.js";
 import { formatUnits, parseAmount } from "./amounts.js";
 import { KNOWN_ASSETS_TEXT, type KnownAsset, knownAsset, type PaymentRequirement } from "./offers.js";
 import { MAX_PAYMENT_VALIDITY_SECONDS } from "./read-back.js";
@@ -43,6 +44,16 @@ function polygonFirst(requirements: PaymentRequirement[]): PaymentRequirement[] 
   return [...requirements.filter(onPolygon), ...requirements.filter((r) => !onPolygon(r))];
 }
 
+/** The most offers' reasons a refusal names: a server may send thousands of offers. */
+const MAX_REASONS = 3;
+
+/** The reasons, the first MAX_REASONS of them and how many more offers were refused. */
+function someReasons(reasons: string[]): string {
+  const more = reasons.length - MAX_REASONS;
+  const shown = reasons.slice(0, MAX_REASONS).join("; ");
+  return more > 0 ? `${shown}; and ${more} more offer${more === 1 ? "" : "s"} refused` : shown;
+}
+
 /**
  * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
  * holds against --max-spend; `spent.payment`: the number this payment would be.
@@ -59,7 +70,9 @@ export function chooseOffer(
   const allowed = options.payTo?.map((a) => a.toLowerCase());
   for (const req of polygonFirst(requirements)) {
     if (only && req.network !== only.v1 && req.network !== only.caip2) {
-      reasons.push(`an offer on ${req.network} is not on ${only.label} (--pay-network ${options.network})`);
+      reasons.push(
+        `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`,
+      );
       continue;
     }
     if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
@@ -69,17 +82,20 @@ export function chooseOffer(
     }
     const asset = knownAsset(req);
     if (req.scheme !== "exact") {
-      reasons.push(`scheme '${req.scheme}' is not supported (exact only)`);
+      reasons.push(`scheme '${quoteInline(req.scheme)}' is not supported (exact only)`);
       continue;
     }
     if (!asset) {
-      reasons.push(`asset ${req.asset} on ${req.network} is not a known asset (${KNOWN_ASSETS_TEXT})`);
+      reasons.push(
+        `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`,
+      );
       continue;
     }
     const domain = { name: req.extra?.name, version: req.extra?.version };
     if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
+      const named = (value: unknown) => (value === undefined ? "(none)" : quoteInline(String(value)));
       reasons.push(
-        `the requirement names the EIP-712 domain '${domain.name ?? "(none)"}' version '${domain.version ?? "(none)"}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`,
+        `the requirement names the EIP-712 domain '${named(domain.name)}' version '${named(domain.version)}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`,
       );
       continue;
     }
@@ -123,5 +139,5 @@ export function chooseOffer(
     }
     return { requirement: req, asset, amount, validitySeconds };
   }
-  throw new PaymentError(`refusing to pay: ${reasons.join("; ")}`);
+  throw new PaymentError(`refusing to pay: ${someReasons(reasons)}`);
 }

@@ -1,5 +1,6 @@
 import { findDefaultAsset } from "@x402/evm";
 import { USDC_DECIMALS, USDC_NETWORKS } from "../contract/assets.js";
+import { quoteInline } from "../terminal/sanitize.js";
 import { formatUnits } from "./amounts.js";
 
 // Reading x402 payment requirements from a 402 answer, enough to tell the user what a request
@@ -255,5 +256,5 @@ export function readSignedPayment(
 export function describePrice(req: PaymentRequirement): string {
   const asset = knownAsset(req);
   if (asset) return `${formatUnits(req.amount, asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
-  return `${req.amount} atomic units of ${req.asset} on ${req.network}`;
+  return `${req.amount} atomic units of ${quoteInline(req.asset)} on ${quoteInline(req.network)}`;
 }

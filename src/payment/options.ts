@@ -84,12 +84,14 @@ export function readWalletKeyFile(file: string): string {
 
 /**
  * Checks the payment flags before any request. The wallet key comes from TOKENINTEL_WALLET_KEY or
- * from --wallet-key-file, never from an argument; it is registered as a secret at once.
+ * from --wallet-key-file, never from an argument; it is registered as a secret at once. Without
+ * `keyRequired` (the flags are only checked, for an entry to print), --pay goes without a key.
  */
 export function parsePaymentFlags(
   io: IO,
   raw: RawPaymentOptions,
   configNetwork?: UsdcNetworkName,
+  keyRequired = true,
 ): PaymentOptions | undefined {
   const maxPayment = checkAmountFlag("--max-payment", raw.maxPayment ?? DEFAULT_MAX_PAYMENT);
   const maxSpend = checkAmountFlag("--max-spend", raw.maxSpend ?? DEFAULT_MAX_SPEND);
@@ -113,7 +115,7 @@ export function parsePaymentFlags(
     if (!PRIVATE_KEY.test(walletKey))
       throw new UsageError("TOKENINTEL_WALLET_KEY does not hold a 32-byte hex private key");
   }
-  if (raw.pay && !raw.dryRun && !walletKey) {
+  if (raw.pay && !raw.dryRun && !walletKey && keyRequired) {
     throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
   }
   // Both spellings of the key, with and without 0x, are secrets.
@@ -124,11 +126,14 @@ export function parsePaymentFlags(
 
 /**
  * The payment options of a run: its flags, the pay-network and daily-cap settings (environment,
- * config), and the ledger. A paying run makes sure of the data folder before any request.
+ * config), and the ledger. A paying run makes sure of the data folder before any request. With
+ * `checkOnly` (mcp --print-config), the flags and settings are checked as for a run, but no wallet
+ * key is needed and no folder is made.
  */
 export async function paymentOptions(
   ctx: PaymentContext,
   raw: RawPaymentOptions,
+  { checkOnly = false }: { checkOnly?: boolean } = {},
 ): Promise<PaymentOptions | undefined> {
   if (!raw.pay && !raw.dryRun) return parsePaymentFlags(ctx.io, raw);
   const { PaymentLedger, ledgerFile } = await import("./ledger.js");
@@ -136,9 +141,9 @@ export async function paymentOptions(
   const network = await ctx.settings.get("pay-network", raw.payNetwork);
   const capText = await ctx.settings.get("daily-cap", raw.dailyCap);
   const payTo = payees(await ctx.settings.get("pay-to", raw.payTo), raw.payTo ? "--pay-to" : "pay-to");
-  const options = { ...parsePaymentFlags(ctx.io, raw, network)!, payTo };
+  const options = { ...parsePaymentFlags(ctx.io, raw, network, !checkOnly)!, payTo };
   const file = ledgerFile(ctx.io.env, Boolean(ctx.settings.globals.sandbox));
-  if (!options.dryRun) new PaymentLedger(file).prepare();
+  if (!options.dryRun && !checkOnly) new PaymentLedger(file).prepare();
   // Masked after the flags are read: the wallet key is a secret by then.
   const commandLine = ctx.io.redact(ctx.commandLine ?? "tokenintel");
   return {

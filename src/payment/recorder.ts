@@ -12,7 +12,7 @@ import type { KnownAsset, PaymentRequirement, SignedAuthorization } from "./offe
 export interface LedgerOptions {
   /** The ledger file (ledger.ts: ledgerFile). */
   file: string;
-  /** The command line, secrets already masked. */
+  /** The command line, secrets already masked (a run paying through the session may name its own). */
   commandLine: string;
   dailyCap?: DailyCap;
 }
@@ -47,19 +47,23 @@ export class PaymentRecorder {
     if (refusal) throw new PaymentError(refusal);
   }
 
-  /** The signed line, appended before the payment is sent; throws when it must not be sent. */
+  /**
+   * The signed line, appended before the payment is sent; throws when it must not be sent. It names
+   * the command line of the run that pays (`command`, masked), else the one the session began with.
+   */
   signed(
     endpoint: string,
     label: string | undefined,
     req: PaymentRequirement,
     asset: KnownAsset,
     auth: SignedAuthorization,
+    command = this.options.commandLine,
   ): void {
     this.ledger.appendSigned(
       {
         v: 1,
         kind: "signed",
-        command: this.options.commandLine,
+        command,
         endpoint,
         ...(label ? { label } : {}),
         network: networkName(req.network),

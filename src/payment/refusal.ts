@@ -1,6 +1,7 @@
 import type { ApiResponse } from "../api/client.js";
 import { serverMessage } from "../api/server-message.js";
 import { PaymentError } from "../errors.js";
+import { quoteInline } from "../terminal/sanitize.js";
 import { decodePaymentRequired, describePrice, readPaymentRequirements } from "./offers.js";
 
 // What a 402 ends in when it is not (or no longer) paid: the price and the ways out, or the
@@ -16,13 +17,13 @@ export interface RequestEstimate {
 const paymentRequiredHeader = (res: ApiResponse) =>
   typeof res.headers["payment-required"] === "string" ? res.headers["payment-required"] : undefined;
 
-/** The server's reason for refusing a payment: the v2 header's `error`, else the body's message. */
+/** The server's reason for refusing a payment, as quoted: the v2 header's `error`, else the body's message. */
 export function refusalReason(res: ApiResponse): string | undefined {
   const header = paymentRequiredHeader(res);
   const fromHeader = header ? decodePaymentRequired(header) : undefined;
   const error =
     fromHeader && typeof fromHeader === "object" ? (fromHeader as { error?: unknown }).error : undefined;
-  return (typeof error === "string" && error ? error : undefined) ?? serverMessage(res.body);
+  return typeof error === "string" && error ? quoteInline(error) : serverMessage(res.body);
 }
 
 export function paymentRequiredError(

@@ -1,6 +1,7 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
 import type { UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
+import { quoteInline } from "../terminal/sanitize.js";
 import { parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
@@ -47,6 +48,11 @@ export function assertPaymentMayTravel(url: URL, isLoopback: (host: string) => b
 
 export type { PaymentTally } from "./books.js";
 
+/** The signer's refusal: its message quotes the offer, which may be megabytes long. */
+function signingFailed(error: unknown): PaymentError {
+  return new PaymentError(`could not sign the payment: ${quoteInline(String((error as Error)?.message))}`);
+}
+
 /** The 402 hook of a paying run: chooses the offer, signs it, and keeps the books (books.ts). */
 export class PaymentSession implements PaymentHook {
   private readonly books: PaymentBooks;
@@ -63,6 +69,21 @@ export class PaymentSession implements PaymentHook {
     this.books = new PaymentBooks(this.recorder);
   }
 
+  /**
+   * The 402 hook of one run that pays through this session (each call of an MCP server started
+   * with --pay): the same caps, books and ledger, its payments recorded under its own command line
+   * (masked). The session itself when that is the line it began with.
+   */
+  forRun(commandLine: string): PaymentHook {
+    if (commandLine === this.options.ledger?.commandLine) return this;
+    return {
+      pay: (res, label) => this.pay(res, label, commandLine),
+      unanswered: (headers, why) => this.unanswered(headers, why),
+      settled: (res, headers) => this.settled(res, headers),
+      refusal: (res, paid, payment) => this.refusal(res, paid, payment),
+    };
+  }
+
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
   choose(requirements: PaymentRequirement[]): ChosenOffer {
     return chooseOffer(requirements, this.options, {
@@ -75,8 +96,13 @@ export class PaymentSession implements PaymentHook {
    * Answers a 402: checks the caps, signs, reads the signed authorization back out of the header
    * (the amount, payee and window that count are the ones in it), and returns the headers to send
    * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
+   * The ledger names `commandLine` (masked) as the command that paid, else the session's own.
    */
-  async pay(res: ApiResponse, label: string | undefined): Promise<Record<string, string>> {
+  async pay(
+    res: ApiResponse,
+    label: string | undefined,
+    commandLine?: string,
+  ): Promise<Record<string, string>> {
     if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
     const offer = this.offer(res);
     const { requirement, asset, amount } = offer;
@@ -91,7 +117,7 @@ export class PaymentSession implements PaymentHook {
       if (this.verbose) this.log(payingLine(amount, asset, requirement, label));
       signed = await this.sign(res, offer);
       // In the ledger before it can leave: a line that cannot be written (or the daily cap) stops it.
-      this.recorder?.signed(res.url, label, requirement, asset, signed.auth);
+      this.recorder?.signed(res.url, label, requirement, asset, signed.auth, commandLine);
     } catch (error) {
       this.books.release(amount);
       throw error;
@@ -152,14 +178,14 @@ export class PaymentSession implements PaymentHook {
       try {
         headers = await signer.sign(res, requirement, validitySeconds);
       } catch (error) {
-        throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
+        throw signingFailed(error);
       }
       const auth = await readBack(signer, headers, requirement, asset, amount);
       this.books.signedBy(signer.address);
       return { headers, auth };
     } catch (error) {
       if (error instanceof CliError) throw error;
-      throw new PaymentError(`could not sign the payment: ${(error as Error).message}`);
+      throw signingFailed(error);
     }
   }
 

@@ -1,3 +1,4 @@
+import { quoteInline } from "../terminal/sanitize.js";
 import { formatUnits } from "./amounts.js";
 import type { PaymentTotals } from "./books.js";
 import type { KnownAsset, PaymentRequirement } from "./offers.js";
@@ -16,7 +17,7 @@ export function payingLine(
   requirement: PaymentRequirement,
   label: string | undefined,
 ): string {
-  return `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${requirement.payTo} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`;
+  return `tokenintel: paying ${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName} to ${quoteInline(requirement.payTo)} (asset ${requirement.asset}, x402 v${requirement.x402Version})${label ? ` for ${label}` : ""}`;
 }
 
 export interface Plan {
@@ -48,7 +49,7 @@ export function describePlan(p: Plan): string {
         : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
   const how = p.readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
   const ledger = p.cap ? `; ${p.cap}` : "";
-  return `dry run: would pay ${price} per request to ${p.requirement.payTo}; ${total}; caps: --max-payment ${p.maxPayment}, --max-spend ${p.maxSpend}${ledger}${how}`;
+  return `dry run: would pay ${price} per request to ${quoteInline(p.requirement.payTo)}; ${total}; caps: --max-payment ${p.maxPayment}, --max-spend ${p.maxSpend}${ledger}${how}`;
 }
 
 /** Why `more` payments of `each` would bring the total over --max-spend. */

@@ -44,3 +44,17 @@ export function escapeForTerminal(text: string): string {
     ch === "\r" && text[offset + 1] === "\n" ? ch : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/** The most characters a message quotes of one text from a server; the rest is cut, and said so. */
+export const MAX_QUOTED_CHARS = 200;
+
+/**
+ * Text from a server as a message quotes it: one line (sanitizeInline), its first `max` characters
+ * and how many more were cut, so that a field of megabytes costs a line, not the screen.
+ */
+export function quoteInline(text: string, max = MAX_QUOTED_CHARS): string {
+  if (text.length <= max) return sanitizeInline(text);
+  // Never half of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[max - 1]!) ? max - 1 : max;
+  return `${sanitizeInline(text.slice(0, end))}… (${text.length - end} more characters cut)`;
+}

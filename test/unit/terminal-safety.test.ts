@@ -8,7 +8,7 @@ import { MAX_EXPANDED_EXPONENT, toPlainDecimal } from "../../src/numbers/decimal
 import { columnForPath } from "../../src/output/columns.js";
 import { formatCompact, formatInteger, formatPercent, formatPrice } from "../../src/output/format.js";
 import { renderTable } from "../../src/output/table.js";
-import { escapeForTerminal } from "../../src/terminal/sanitize.js";
+import { escapeForTerminal, quoteInline } from "../../src/terminal/sanitize.js";
 import { redactSecrets, secretForms } from "../../src/terminal/secrets.js";
 
 // Issue 10, items 10, 11, 13 and 15: the pure parts, at their edges.
@@ -28,6 +28,18 @@ describe("escapeForTerminal (item 10)", () => {
     const escaped = escapeForTerminal(text);
     expect(escaped).not.toMatch(/[\x1b\x9b\u202e\u2066]/);
     expect(JSON.parse(escaped)).toEqual(value);
+  });
+});
+
+describe("quoteInline: what a message quotes of a server's text", () => {
+  it("one line; past the bound, its start and how many characters were cut", () => {
+    expect(quoteInline("a\nb\x1b[2Jc")).toBe("a bc");
+    expect(quoteInline("x".repeat(200))).toBe("x".repeat(200));
+    expect(quoteInline("x".repeat(3_000_000))).toBe(`${"x".repeat(200)}… (2999800 more characters cut)`);
+    expect(quoteInline("abcdef", 4)).toBe("abcd… (2 more characters cut)");
+  });
+  it("never cuts a character in half", () => {
+    expect(quoteInline("abc😀def", 4)).toBe("abc… (5 more characters cut)");
   });
 });
 

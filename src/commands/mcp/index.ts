@@ -21,11 +21,13 @@ export default defineCommand({
   flags,
   examples: [
     "tokenintel mcp --print-config claude-desktop",
+    "tokenintel mcp --pay --max-spend 0.50 --daily-cap 2 --print-config cursor",
     `printf '%s\\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' | tokenintel mcp --sandbox`,
   ],
   notes: `Register it with an MCP client in one step: --print-config claude-desktop, claude-code or cursor
-prints the JSON entry (the absolute paths of node and tokenintel, the flags given beside it, and the
-environment a client must pass, with placeholders where a secret goes: no secret is printed):
+prints the JSON entry (the absolute paths of node and tokenintel, the flags given beside it, a
+file's path made absolute, and the environment a client must pass, with placeholders where a secret
+goes: no secret is printed, and --pay needs no wallet key to print it):
 
   {"mcpServers": {"tokenintel": {"command": "/usr/local/bin/node",
                                  "args": ["/usr/local/lib/node_modules/tokenintel/bin/tokenintel.js", "mcp"]}}}
@@ -60,8 +62,9 @@ on stderr and exit 1.`,
       import("../../context.js"),
     ]);
     // Payment flags are checked once, before serving: a bad one is a usage error, not a tool error.
+    // The entry to print holds a placeholder for the wallet key: printing it needs none.
     const { printConfig, ...paymentFlags } = opts;
-    const payment = await paymentOptions(ctx, paymentFlags);
+    const payment = await paymentOptions(ctx, paymentFlags, { checkOnly: Boolean(printConfig) });
     if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
     if (printConfig) {
       const { printClientConfig } = await import("./clients.js");

@@ -3,7 +3,8 @@ import type { LedgerLine, Outcome, OutcomeLine, SignedLine } from "../../payment
 // The ledger's lines as records: each payment signed with its outcome (joined by nonce), and the
 // per-day totals per network. Sums are made in atomic units (bigint), never in floats.
 
-export interface PaymentRecord extends Omit<SignedLine, "v" | "kind"> {
+/** A payment as `payments` shows it: its signed line without the ledger's own bookkeeping. */
+export interface PaymentRecord extends Omit<SignedLine, "v" | "kind" | "latest"> {
   outcome: Outcome;
   /** When the outcome was recorded; absent when none was (the run ended before the answer). */
   outcomeAt?: string;
@@ -25,7 +26,7 @@ export function joinOutcomes(lines: readonly LedgerLine[]): PaymentRecord[] {
   const records: PaymentRecord[] = [];
   for (const line of lines) {
     if (line.kind !== "signed") continue;
-    const { v: _v, kind: _kind, ...signed } = line;
+    const { v: _v, kind: _kind, latest: _latest, ...signed } = line;
     const o = outcomes.get(line.nonce);
     records.push({
       ...signed,
