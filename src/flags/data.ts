@@ -22,6 +22,7 @@ export const RESOLVE = {
   description:
     "turn --tickers into addresses from the local token index (directory --sync) and select by address: no ticker lookup on the server, every token sharing a ticker included",
   kind: "switch",
+  cliOnly: true,
 } as const satisfies Flag;
 
 export const ADDRESSES = {
@@ -55,9 +56,10 @@ export const PAGING_FLAGS = flagTable({
     flags: "-l, --limit <n>",
     description: "stop after n records (requests only the pages needed)",
     kind: "count",
+    cliOnly: true,
   },
-  page: { flags: "--page <n>", description: "fetch exactly this one page", kind: "count" },
-  maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
+  page: { flags: "--page <n>", description: "fetch exactly this one page", kind: "count", cliOnly: true },
+  maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count", cliOnly: true },
   sort: {
     flags: "--sort <field[:asc|desc]>",
     description:
@@ -88,6 +90,7 @@ export const WATCH = {
   description:
     "refresh every interval (default 10s; never faster than the quota allows): a table redrawn in place on a terminal, NDJSON lines into a pipe",
   kind: "optionalDuration",
+  cliOnly: true,
 } as const satisfies Flag;
 
 /** --watch and what goes with it, for the data commands that can watch. */
@@ -97,17 +100,20 @@ export const WATCH_FLAGS = flagTable({
     flags: "--count <n>",
     description: "with --watch: stop after n refreshes (exit 0)",
     kind: "count",
+    cliOnly: true,
   },
   changes: {
     flags: "--changes",
     description: "with --watch: only the records that changed since the last refresh (all on the first)",
     kind: "switch",
+    cliOnly: true,
   },
   diff: {
     flags: "--diff",
     description:
       "with --watch: into a pipe, one NDJSON line per changed field {at, id, symbol, field, from, to} (values exact; --fields picks the fields watched); on a terminal, a line under the table says what changed",
     kind: "switch",
+    cliOnly: true,
   },
 });
 

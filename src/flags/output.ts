@@ -3,11 +3,12 @@ import { flagTable } from "./table.js";
 
 /** How records are printed: every command that prints records takes these. */
 export const OUTPUT_FLAGS = flagTable({
-  wide: { flags: "--wide", description: "a table with more columns", kind: "switch" },
+  wide: { flags: "--wide", description: "a table with more columns", kind: "switch", cliOnly: true },
   columns: {
     flags: "--columns <paths>",
     description: "the table's columns by dot path (like --fields, which applies to every format)",
     kind: "list",
+    cliOnly: true,
   },
   // --output: the settings of the output group.
   ...settingFlags("output"),
@@ -15,11 +16,13 @@ export const OUTPUT_FLAGS = flagTable({
     flags: "--json",
     description: "shorthand for --output json (the default when stdout is not a terminal)",
     kind: "switch",
+    cliOnly: true,
   },
   ndjson: {
     flags: "--ndjson",
     description: "shorthand for --output ndjson: one record per line, as pages arrive",
     kind: "switch",
+    cliOnly: true,
   },
   fields: {
     flags: "--fields [paths]",
@@ -31,5 +34,6 @@ export const OUTPUT_FLAGS = flagTable({
     flags: "--crlf",
     description: "end CSV lines in CRLF, for spreadsheets (default LF, for awk, cut and grep)",
     kind: "switch",
+    cliOnly: true,
   },
 });

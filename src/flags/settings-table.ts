@@ -209,8 +209,12 @@ export function flagAttribute(name: string): string {
 /** The flags of the settings in one group, in the table's order, for a flag table to take in. */
 export function settingFlags<G extends FlagGroup>(group: G): SettingFlags<G> {
   const flags: Record<string, Flag> = {};
+  // The output format and the payment settings are the command line's: a tool answers structured
+  // content, and pays as the server was started.
+  const cliOnly = group === "output" || group === "payment";
   for (const [name, setting] of Object.entries(SETTINGS as Record<string, Setting>)) {
-    if (setting.flag.group === group) flags[flagAttribute(name)] = setting.flag;
+    if (setting.flag.group === group)
+      flags[flagAttribute(name)] = cliOnly ? { ...setting.flag, cliOnly: true } : setting.flag;
   }
   return flags as SettingFlags<G>;
 }

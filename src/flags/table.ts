@@ -59,6 +59,12 @@ export interface Flag<K extends FlagKind = FlagKind, C extends readonly string[]
   default?: string;
   /** A second spelling that turns the flag off, e.g. "--no-color" beside "--color <when>". */
   negation?: { flags: string; description: string };
+  /**
+   * A flag of the command line alone (a terminal's layout, an output format, watching, paging,
+   * paying, the local index): no MCP tool takes it, since the server's own arguments (limit,
+   * cursor, fields) or its start's flags stand for it.
+   */
+  cliOnly?: true;
 }
 
 export type FlagTable = Record<string, Flag>;

@@ -16,6 +16,7 @@ const flags = flagTable({
     kind: "choice",
     choices: ["medium", "high"],
     what: "risk level",
+    cliOnly: true,
   },
   output: OUTPUT_FLAGS.output,
   json: OUTPUT_FLAGS.json,

@@ -16,6 +16,7 @@ export const DIRECTORY_FLAGS = flagTable({
     description:
       "store the whole directory (symbol, name, address, id, ecosystem) as the local token index, for ticker completion and --resolve; one chain with --chain, else both",
     kind: "switch",
+    cliOnly: true,
   },
 });
 

@@ -28,19 +28,22 @@ const flags = flagTable({
     kind: "choice",
     choices: HISTORY_METRICS,
     what: "metric",
+    cliOnly: true,
   },
   normalize: {
     flags: "--normalize",
     description: "several tokens in one chart, each as percent change from its first day",
     kind: "switch",
+    cliOnly: true,
   },
   height: {
     flags: "--height <rows>",
     description: "the chart's height in rows (default: 12, fitted to the terminal; 8 each for several)",
     kind: "count",
     max: 100,
+    cliOnly: true,
   },
-  maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count" },
+  maxPages: { flags: "--max-pages <n>", description: MAX_PAGES_HELP, kind: "count", cliOnly: true },
   strict: {
     flags: "--strict",
     description:

@@ -15,6 +15,7 @@ const flags = flagTable({
     kind: "choice",
     choices: MARKET_VIEWS,
     what: "view",
+    cliOnly: true,
   },
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,

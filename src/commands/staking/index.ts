@@ -12,12 +12,14 @@ export const STAKING_FLAGS = flagTable({
     kind: "choice",
     choices: ENDPOINTS.staking.views,
     what: "view",
+    cliOnly: true,
   },
   activities: {
     flags: "--activities",
     description:
       "one row per recent stake or unstake (time, action, amount, user type: regular, smart_money_user, dev); --where, --sort and --fields read the activity's fields",
     kind: "switch",
+    cliOnly: true,
   },
   ...LIST_ANSWER_FLAGS,
 });
