@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { RunContext } from "../context.js";
 import type { FlagTable, FlagValues } from "../flags/table.js";
+import type { DataCommandDefinition } from "./data/definition.js";
 
 /** A positional argument: "<question>", "[key]". */
 export interface Argument {
@@ -25,6 +26,21 @@ export interface CommandModule<T extends FlagTable = FlagTable> {
   notes?: string;
   subcommands?: CommandModule[];
   run?: (ctx: RunContext, opts: FlagValues<T>, args: string[]) => Promise<void>;
+  /** A data command: the definition its run reads, which its MCP tool walks with too. */
+  definition?: () => Promise<DataCommandDefinition>;
+  /** A tool of the MCP server that no endpoint of the registry stands for (check's verdict). */
+  tool?: OwnTool;
+}
+
+/** What a command that is no endpoint of its own tells the MCP server of its tool. */
+export interface OwnTool {
+  name: string;
+  title: string;
+  description: string;
+  /** Arguments an agent must give. */
+  required?: readonly string[];
+  /** One of tickers, addresses or ids is required. */
+  needsTokens?: boolean;
 }
 
 /** Declares a command, keeping its flag table's literal types for run()'s options. */

@@ -9,6 +9,7 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 
 const flags = flagTable({
   chain: CHAIN,
@@ -20,6 +21,8 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
+const definition = () => import("./definition.js").then((m) => m.AGENTS);
+
 export default defineCommand({
   name: "agents",
   description: "agent tokens with their rug status, metrics and insights",
@@ -29,11 +32,6 @@ export default defineCommand({
     "tokenintel agents -c base --tickers AIXBT --json | jq '.[0].rug_status'",
     "tokenintel agents -c base --sort agent_metrics.mcap:desc --fields agent_info.symbol,rug_status,agent_metrics.mcap",
   ],
-  async run(ctx, opts) {
-    const [{ runDataCommand }, { AGENTS }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, AGENTS, opts);
-  },
+  definition,
+  run: runsDefinition(definition),
 });

@@ -3,6 +3,7 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 
 export const DIRECTORY_FLAGS = flagTable({
   chain: CHAIN,
@@ -19,6 +20,8 @@ export const DIRECTORY_FLAGS = flagTable({
     cliOnly: true,
   },
 });
+
+const definition = () => import("./definition.js").then((m) => m.DIRECTORY);
 
 export default defineCommand({
   name: "directory",
@@ -41,10 +44,7 @@ with their addresses, and --resolve (market, ta, agents) turns --tickers into ad
       const { runSync } = await import("./sync.js");
       return runSync(ctx, opts);
     }
-    const [{ runDataCommand }, { DIRECTORY }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, DIRECTORY, opts);
+    await runsDefinition(definition)(ctx, opts);
   },
+  definition,
 });

@@ -3,6 +3,7 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 import { MARKET_VIEWS } from "./views.js";
 
 const flags = flagTable({
@@ -22,6 +23,8 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
+const definition = () => import("./definition.js").then((m) => m.MARKET);
+
 export default defineCommand({
   name: "market",
   description: "market, technical, holder, smart-money, dev-wallet and social data for tokens",
@@ -32,11 +35,6 @@ export default defineCommand({
     "tokenintel market -c solana --ecosystem virtuals --ndjson > virtuals.ndjson",
     "tokenintel market -c base -e virtuals --sort token_metrics.mcap:desc --fields token_info.symbol,token_metrics.mcap",
   ],
-  async run(ctx, opts) {
-    const [{ runDataCommand }, { MARKET }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, MARKET, opts);
-  },
+  definition,
+  run: runsDefinition(definition),
 });

@@ -1,11 +1,14 @@
 import { flagTable } from "../../flags/table.js";
 import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 
 export const SMART_MONEY_FLAGS = flagTable({
   ...BY_TICKER_OR_ADDRESS_FLAGS,
   ...LIST_ANSWER_FLAGS,
 });
+
+const definition = () => import("./definition.js").then((m) => m.SMART_MONEY);
 
 export default defineCommand({
   name: "smart-money",
@@ -21,11 +24,6 @@ export default defineCommand({
   notes: `Names the tokens with --tickers or --addresses (at least one; 30 a request, a longer list is
 split and merged in the order given). The table's NET is inflow − outflow in USD, computed exactly;
 JSON and NDJSON carry the records as the service sent them. Base only: the endpoint takes no chain.`,
-  async run(ctx, opts) {
-    const [{ runDataCommand }, { SMART_MONEY }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, SMART_MONEY, opts);
-  },
+  definition,
+  run: runsDefinition(definition),
 });

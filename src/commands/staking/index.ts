@@ -3,6 +3,7 @@ import { UsageError } from "../../errors.js";
 import { flagTable } from "../../flags/table.js";
 import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 
 export const STAKING_FLAGS = flagTable({
   ...BY_TICKER_OR_ADDRESS_FLAGS,
@@ -24,6 +25,8 @@ export const STAKING_FLAGS = flagTable({
   ...LIST_ANSWER_FLAGS,
 });
 
+const definition = () => import("./definition.js").then((m) => m.STAKING);
+
 export default defineCommand({
   name: "staking",
   description:
@@ -40,12 +43,10 @@ split and merged in the order given). TVL is read from tvl (the older path) or t
 net_staked and net_staked_usd are the service's own formatted strings ("3.4M"), kept as written in
 JSON and the table. Base only: the endpoint takes no chain.`,
   async run(ctx, opts) {
-    const [{ runDataCommand }, { STAKING, STAKING_ACTIVITIES }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
     if (opts.activities && opts.view !== undefined)
       throw new UsageError("--activities has no --view: leave one out");
-    await runDataCommand(ctx, opts.activities ? STAKING_ACTIVITIES : STAKING, opts);
+    const activities = () => import("./definition.js").then((m) => m.STAKING_ACTIVITIES);
+    await runsDefinition(opts.activities ? activities : definition)(ctx, opts);
   },
+  definition,
 });

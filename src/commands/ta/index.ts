@@ -3,6 +3,7 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 import { TA_VIEWS } from "./views.js";
 
 const flags = flagTable({
@@ -22,6 +23,8 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
+const definition = () => import("./definition.js").then((m) => m.TA);
+
 export default defineCommand({
   name: "ta",
   description:
@@ -32,11 +35,6 @@ export default defineCommand({
     "tokenintel ta -c base --tickers VIRTUAL --json",
     "tokenintel ta -c base --tickers VIRTUAL,AIXBT --fields token_info.symbol,technical_indicators.rsi_1h",
   ],
-  async run(ctx, opts) {
-    const [{ runDataCommand }, { TA }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, TA, opts);
-  },
+  definition,
+  run: runsDefinition(definition),
 });

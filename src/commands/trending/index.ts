@@ -4,6 +4,7 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
+import { runsDefinition } from "../data/command.js";
 
 const flags = flagTable({
   chain: { ...CHAIN, description: "base or solana (optional: every chain the service ranks)" },
@@ -20,6 +21,8 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
+const definition = () => import("./definition.js").then((m) => m.TRENDING);
+
 export default defineCommand({
   name: "trending",
   description: "the tokens trending now, ranked: price, 24h change, volume, liquidity and market cap",
@@ -30,11 +33,6 @@ export default defineCommand({
     "tokenintel trending --sandbox -c solana --ndjson --limit 3 | jq -c '{rank, token_symbol, mcap}'",
     "tokenintel trending --sandbox -c base --strategy volume_and_smartmoney --limit 5",
   ],
-  async run(ctx, opts) {
-    const [{ runDataCommand }, { TRENDING }] = await Promise.all([
-      import("../data/run.js"),
-      import("./definition.js"),
-    ]);
-    await runDataCommand(ctx, TRENDING, opts);
-  },
+  definition,
+  run: runsDefinition(definition),
 });
