@@ -21,6 +21,9 @@ export const RECORD_KINDS = [
 ] as const;
 export type EndpointRecordKind = (typeof RECORD_KINDS)[number];
 
+/** The parts of a token's identity a record carries. */
+export type IdentityRole = "id" | "symbol" | "name" | "address";
+
 /** A part an endpoint goes without, and the documented reason why. */
 export interface Without {
   none: string;
@@ -58,9 +61,11 @@ export interface EndpointSpec {
   maxSelectorItems: number;
   /** The record kind its answer's `data` holds. */
   record: EndpointRecordKind;
-  /** Where its records keep their id and symbol (dot paths; see contract/identity.ts). */
-  idPath?: string;
-  symbolPath?: string;
+  /**
+   * Where its records say which token they are (dot paths): the identity reader
+   * (contract/identity.ts) reads them, after the paths the other records share.
+   */
+  identity?: Readonly<Partial<Record<IdentityRole, string>>>;
   /** The table's column sets (--view), the first the default. */
   views: readonly string[];
   /** USDC a call, paid with x402 when no key is sent (the provider's pricing file). */

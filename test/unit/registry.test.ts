@@ -16,7 +16,7 @@ import {
   pathsOf,
   type Without,
 } from "../../src/contract/endpoints.js";
-import { IDENTITY_PATHS } from "../../src/contract/identity.js";
+import { IDENTITY_PATHS, identityOf } from "../../src/contract/identity.js";
 import { COMMANDS } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 
@@ -117,18 +117,16 @@ describe("the registry", () => {
     }
   });
 
-  it("an entry's id and symbol paths are read by the one identity reader, and are paths of its records", () => {
+  it("an entry's identity paths are read by the one identity reader, and are paths of its records", () => {
     for (const [name, e] of entries) {
       const shape = RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES];
       const paths = shape ? new Set(dotPaths(shape)) : undefined;
-      if (e.idPath) {
-        expect(IDENTITY_PATHS.id as readonly string[], name).toContain(e.idPath);
-        if (paths) expect(paths.has(e.idPath), `${name}: ${e.idPath}`).toBe(true);
-      }
-      if (e.symbolPath) {
-        expect(IDENTITY_PATHS.symbol as readonly string[], name).toContain(e.symbolPath);
-        if (paths) expect(paths.has(e.symbolPath), `${name}: ${e.symbolPath}`).toBe(true);
+      for (const [part, path] of Object.entries(e.identity ?? {})) {
+        expect(IDENTITY_PATHS[part as keyof typeof IDENTITY_PATHS], `${name}: ${part}`).toContain(path);
+        if (paths) expect(paths.has(path), `${name}: ${path}`).toBe(true);
       }
     }
+    // Staking's records keep their identity in staking_details: read from its entry, nowhere else.
+    expect(identityOf({ staking_details: { ticker: "VIRTUAL" } }, "symbol")).toBe("VIRTUAL");
   });
 });
