@@ -64,7 +64,7 @@ export const SETTINGS = settingTable({
       group: "global",
       flags: "--api-paths <generation>",
       description:
-        "call the older paths (/v1/crypto-market/, /v1/trending, /v1/stake-trends; the default) or the newer ones the provider's newer docs give (/v1/token-intelligence/, /v1/trending-tokens, /v1/staking-intelligence)",
+        "call the older paths (the provider's agent files'; the default) or the newer ones its newer docs give, where they renamed an endpoint ('tokenintel api --list' names both)",
       kind: "choice",
       choices: PATH_GENERATIONS,
       what: "path generation",
