@@ -202,7 +202,11 @@ export function queryParams(spec: DataCommandDefinition, opts: DataOptions, toke
     ["chain", tokens.chain],
     ["ecosystem", tokens.ecosystem],
     ...Object.entries(spec.params ?? {}).map(
-      ([option, param]) => [param, opts[option as keyof DataOptions]] as [string, string | undefined],
+      ([option, param]) =>
+        [param, (opts as Record<string, unknown>)[option] as string | undefined] as [
+          string,
+          string | undefined,
+        ],
     ),
   ];
 }

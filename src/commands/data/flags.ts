@@ -3,14 +3,16 @@ import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { type FlagValues, flagTable } from "../../flags/table.js";
 
-/** Every flag a data command can take; each command's table is a subset of this one. */
+/**
+ * The flags the data engine reads, of any data command's table; a flag one command alone has
+ * (trending's --strategy, staking's --activities) stays in that command's table, and reaches the
+ * engine, if at all, through its definition (`params`, `rows`).
+ */
 export const ALL_DATA_FLAGS = flagTable({
   chain: CHAIN,
   ...TOKEN_LIST_FLAGS,
   ...PAGING_FLAGS,
   view: { flags: "--view <view>", description: "column set", kind: "text", cliOnly: true },
-  strategy: { flags: "--strategy <strategy>", description: "trending's ranking", kind: "text" },
-  activities: { flags: "--activities", description: "staking's activities", kind: "switch", cliOnly: true },
   ...WATCH_FLAGS,
   ...OUTPUT_FLAGS,
   ...PAYMENT_FLAGS,
