@@ -6,7 +6,7 @@ export interface DeliveryRules {
   limit?: number;
   /** Keeps only the rows it accepts, before the limit counts them (--where). */
   filter?: (record: unknown) => boolean;
-  /** The rows a record stands for, when not itself (staking's activities); filter and limit count rows. */
+  /** The rows a record stands for, when not itself (a list it holds, a row each); filter and limit count rows. */
   rows?: (record: unknown) => unknown[];
 }
 

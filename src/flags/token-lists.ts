@@ -3,8 +3,8 @@ import { OUTPUT_FLAGS } from "./output.js";
 import { PAYMENT_FLAGS } from "./payment.js";
 import { flagTable } from "./table.js";
 
-// The flags of the commands whose records are the answer to a list of tokens, unpaged (smart-money,
-// staking): which tokens, how many and in what order, watching, output and paying.
+// The flags of the commands whose records are the answer to a list of tokens, unpaged (the Base
+// endpoints that require one): which tokens, how many and in what order, watching, output, paying.
 
 const { limit, sort, where } = PAGING_FLAGS;
 

@@ -42,7 +42,7 @@ export interface DataCommandDefinition {
   /** A request must name tokens (--tickers or --addresses). */
   selectorRequired?: boolean;
   emptyMessage: string;
-  /** What a run reads the pages' records as, when not the records themselves (staking's activities). */
+  /** What a run reads the pages' records as, when not the records themselves (a list each holds, a row each). */
   rows?: (record: unknown) => unknown[];
   /** Options sent as query parameters as given: option key → parameter (trending's strategy). */
   params?: Record<string, string>;

@@ -5,7 +5,7 @@ import { type FlagValues, flagTable } from "../../flags/table.js";
 
 /**
  * The flags the data engine reads, of any data command's table; a flag one command alone has
- * (trending's --strategy, staking's --activities) stays in that command's table, and reaches the
+ * (a ranking, a switch to the rows a record holds) stays in that command's table, and reaches the
  * engine, if at all, through its definition (`params`, `rows`).
  */
 export const ALL_DATA_FLAGS = flagTable({

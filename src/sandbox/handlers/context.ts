@@ -112,7 +112,7 @@ export function keyedListing(o: {
 }
 
 /**
- * The tokens a request names, for an endpoint that requires a list (smart-money, staking): 400
+ * The tokens a request names, for an endpoint that requires a list (its registry entry says so): 400
  * without one, as the docs say ("at least one filter is required"); only the endpoint's chain.
  */
 export function namedTokens(req: SandboxRequest, ctx: SandboxContext, endpoint: EndpointSpec): TokenBase[] {
