@@ -5,10 +5,9 @@ import type { ConfigStore } from "./config/store.js";
 import { AuthError } from "./errors.js";
 import type { IO } from "./io.js";
 import type { PaymentOptions, PaymentSession, RequestEstimate } from "./payment/session.js";
-import type { SandboxServer } from "./sandbox/server.js";
-import { type GlobalOptions, Settings } from "./settings.js";
+import { type GlobalOptions, type LocalSandbox, type SandboxStarter, Settings } from "./settings.js";
 
-export type { GlobalOptions, KeySource } from "./settings.js";
+export type { GlobalOptions, KeySource, SandboxStarter } from "./settings.js";
 
 /** What a command asks of the client it is handed. */
 export interface ClientRequest {
@@ -54,12 +53,19 @@ const PAYMENT_DRAIN_MS = 5_000;
 
 /** The real context of one run of the program. */
 export class Context implements RunContext {
+  /**
+   * Starts the local API for --sandbox: set by the entry point (entry/run.ts), which wires the
+   * program, since this file sits below the sandbox and never imports it. It is the class's, not
+   * an argument of one context, so that a context a command makes for itself (the MCP server's
+   * paying one) starts the sandbox as the run's own does.
+   */
+  static sandboxStarter: SandboxStarter | undefined;
   readonly settings: Settings;
   private storePromise: Promise<ConfigStore> | undefined;
   private cachePromise: Promise<ResponseCache> | undefined;
   private clientInstance: ApiClient | undefined;
   private clientPromise: Promise<ApiClient> | undefined;
-  private sandbox: SandboxServer | undefined;
+  private sandbox: LocalSandbox | undefined;
   payment: PaymentSession | undefined;
 
   constructor(
@@ -71,7 +77,7 @@ export class Context implements RunContext {
     /** The whole program (entry/run.ts hands it in): this file sits below the program and never imports it. */
     private readonly wholeProgram: () => Promise<Command>,
   ) {
-    this.settings = new Settings(globals, io.env);
+    this.settings = new Settings(globals, io.env, Context.sandboxStarter);
     io.quiet = Boolean(globals.quiet);
     io.addSecret(globals.apiKey);
     io.addSecret(io.env.TOKENINTEL_API_KEY);
@@ -131,8 +137,9 @@ export class Context implements RunContext {
     let baseUrl: string;
     let baseUrlSource = "--sandbox";
     if (globals.sandbox) {
-      const { startSandbox } = await import("./sandbox/server.js");
-      this.sandbox = await startSandbox({ port: 0, liveSeconds: request.liveSandbox ? 1 : undefined });
+      const starter = Context.sandboxStarter;
+      if (!starter) throw new Error("--sandbox: this run was given no sandbox to start");
+      this.sandbox = await starter.start({ liveSeconds: request.liveSandbox ? 1 : undefined });
       baseUrl = this.sandbox.url;
     } else {
       baseUrl = await settings.baseUrl();

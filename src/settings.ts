@@ -23,6 +23,24 @@ export function envVariableFor(key: ConfigKey): string {
 
 export type KeySource = "flag" | "env" | "store" | "sandbox";
 
+/** The local API a run started in-process for --sandbox. */
+export interface LocalSandbox {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The local API for --sandbox, handed in by the entry point: the core (this file, the context, the
+ * commands but the sandbox's own) never imports src/sandbox/, and a run without --sandbox loads
+ * none of it.
+ */
+export interface SandboxStarter {
+  /** The key the sandbox takes (its demo key). */
+  demoKey(): Promise<string>;
+  /** Starts it in-process on 127.0.0.1, on a free port; with `liveSeconds`, its markets move. */
+  start(options: { liveSeconds?: number }): Promise<LocalSandbox>;
+}
+
 /**
  * A run's settings: each from its flag, then its environment variable, then the config store, then
  * its default (all declared in flags/settings-table.ts). A flag was checked when the command line
@@ -37,6 +55,8 @@ export class Settings {
   constructor(
     readonly globals: GlobalOptions,
     readonly env: NodeJS.ProcessEnv,
+    /** The sandbox for --sandbox (its demo key); a run without the flag never asks for it. */
+    private readonly sandbox?: SandboxStarter,
   ) {
     // The sandbox serves on an address of its own: a --base-url beside it would be ignored.
     if (globals.sandbox && globals.baseUrl !== undefined) {
@@ -140,6 +160,12 @@ export class Settings {
     return this.sandboxConfig;
   }
 
+  /** The sandbox's demo key, the one key it takes. */
+  sandboxKey(): Promise<string> {
+    if (!this.sandbox) throw new Error("--sandbox: this run was given no sandbox to start");
+    return this.sandbox.demoKey();
+  }
+
   /**
    * The API key and where it comes from: the flag; with --sandbox, the sandbox profile's key, else
    * the sandbox's demo key (never the real one); else the environment, then the store.
@@ -149,8 +175,7 @@ export class Settings {
     if (this.globals.sandbox) {
       const profileKey = this.sandboxStored().apiKey;
       if (typeof profileKey === "string" && profileKey) return { key: profileKey, source: "store" };
-      const { SANDBOX_API_KEY } = await import("./sandbox/tokens.js");
-      return { key: SANDBOX_API_KEY, source: "sandbox" };
+      return { key: await this.sandboxKey(), source: "sandbox" };
     }
     const fromEnv = this.env.TOKENINTEL_API_KEY;
     if (fromEnv) return { key: fromEnv, source: "env" };

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { isDecimalText } from "../numbers/decimal.js";
 import {
   ASK_TOKEN_DETAIL,
   type FieldSpec,
@@ -17,7 +18,8 @@ import {
 // - "strict": what the spec promises, field by field, used to hold the sandbox to the contract.
 export type Mode = "client" | "strict";
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** A decimal string as the service writes one ("-12.50", "3"): read by the one reader of numbers. */
+const decimalString = () => z.string().check(z.refine(isDecimalText, "expected a decimal string"));
 
 type Schema = z.ZodMiniType;
 
@@ -26,10 +28,10 @@ function strictLeaf(spec: FieldSpec): Schema {
   let schema: Schema;
   switch (spec.replace(/[?~]$/, "")) {
     case "decimal":
-      schema = z.string().check(z.regex(DECIMAL, "expected a decimal string"));
+      schema = decimalString();
       break;
     case "numeric":
-      schema = z.union([z.string().check(z.regex(DECIMAL, "expected a decimal string")), z.number()]);
+      schema = z.union([decimalString(), z.number()]);
       break;
     case "int":
       schema = z.int();

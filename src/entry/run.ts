@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { CommanderError } from "commander";
-import type { Context } from "../context.js";
+import type { Context, SandboxStarter } from "../context.js";
 import { CliError, ExitCode, UsageError } from "../errors.js";
 import { describeFsError } from "../files/errors.js";
 import { GLOBAL_FLAGS } from "../flags/global.js";
@@ -35,6 +35,17 @@ export interface RunHost {
    */
   exit?: (code: number) => void;
 }
+
+/**
+ * The local API that --sandbox runs every command against, started in-process on 127.0.0.1 (a free
+ * port) when a command first asks for its client: handed to the context from here, the one place
+ * that wires the program, and loaded only by a run that asks for it.
+ */
+const SANDBOX: SandboxStarter = {
+  demoKey: async () => (await import("../sandbox/tokens.js")).SANDBOX_API_KEY,
+  start: async ({ liveSeconds }) =>
+    (await import("../sandbox/server.js")).startSandbox({ port: 0, liveSeconds }),
+};
 
 /** Runs `tokenintel ...args` and resolves with its exit code; sets nothing on the process. */
 export async function run(args: readonly string[], host: RunHost = {}): Promise<number> {
@@ -87,6 +98,7 @@ class Run {
     if (globals.color === false) io.setColorMode("never");
     else if (globals.color !== undefined) io.setColorMode(globals.color);
     if (globals.pager === false) io.pagerEnabled = false;
+    Context.sandboxStarter = SANDBOX;
     this.context = new Context(io, globals, this.abort.signal, argv.slice(2), fullProgram);
     return this.context;
   }

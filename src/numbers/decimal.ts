@@ -2,9 +2,14 @@ import { LosslessNumber } from "../json/exact.js";
 
 // Exact decimal numbers: written out from their digits (exponent forms included) and compared
 // digit by digit, never through a double. Formatting (output/format.ts), sorting and
-// --where (query/records.ts) and the risk rules (risk/rules.ts) all read numbers through here.
+// --where (query/records.ts), the risk rules (risk/rules.ts), the strict schemas (api/schemas.ts)
+// and the sandbox's data read numbers through here.
 
-/** A number as text, exponent form included: 1.5e-07, 2.5E+06, -3e-2, 1e400. */
+/**
+ * Number text: a sign, integer digits, a fraction after a point, an exponent ("-12.50", "+3",
+ * "007", "1.5e-07", "2.5E+06"). The one pattern tokenintel reads a number's text with: formatting,
+ * --where and --sort, the risk rules, the strict schemas and the sandbox all come through here.
+ */
 const NUMBER_TEXT = /^([+-]?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /** Exponents beyond this are not written out in digits (the number is shown as sent). */
 export const MAX_EXPANDED_EXPONENT = 10_000;
@@ -39,29 +44,51 @@ export function numberToPlain(n: number): string {
   return toPlainDecimal(s) ?? s;
 }
 
-const DECIMAL = /^\s*([+-]?)(\d+)(?:\.(\d+))?\s*$/;
-
 export interface DecimalParts {
+  /** Below zero: "-0.00" is not. */
   negative: boolean;
+  /** The sign as written: "-" (on a zero too), "+" or "". */
+  sign: "" | "+" | "-";
+  /** The integer digits, without leading zeros ("0" for none). */
   int: string;
+  /** The fraction's digits, without trailing zeros ("" for none). */
   frac: string;
 }
 
-/** A number's sign and digits, read from a decimal string, a JSON number or a lossless number. */
+/**
+ * A number's sign and digits, read from number text (surrounding spaces and an exponent allowed:
+ * "1e400", " 2.5E-3 " are written out from their digits, never through a double), a JSON number or
+ * a lossless number; undefined for anything else, and for an exponent past MAX_EXPANDED_EXPONENT.
+ */
 export function decimalParts(value: unknown): DecimalParts | undefined {
-  let text: string | undefined;
-  // Exponent forms (1e400, "2.5E-3") are written out from their digits, never through a double.
-  if (typeof value === "string") text = toPlainDecimal(value.trim()) ?? value;
-  else if (typeof value === "number" && Number.isFinite(value)) text = numberToPlain(value);
-  else if (value instanceof LosslessNumber)
-    text = toPlainDecimal(value.raw) ?? numberToPlain(Number(value.raw));
-  if (text === undefined) return undefined;
-  const m = DECIMAL.exec(text);
+  if (typeof value === "string") return partsOfText(value.trim());
+  if (typeof value === "number")
+    return Number.isFinite(value) ? partsOfText(numberToPlain(value)) : undefined;
+  // A lossless number whose exponent is too long to write out is read as the double it rounds to.
+  if (value instanceof LosslessNumber) return partsOfText(value.raw) ?? decimalParts(Number(value.raw));
+  return undefined;
+}
+
+function partsOfText(text: string): DecimalParts | undefined {
+  let m = NUMBER_TEXT.exec(text);
+  if (m?.[4] !== undefined) {
+    const plain = toPlainDecimal(text);
+    m = plain === undefined ? null : NUMBER_TEXT.exec(plain);
+  }
   if (!m) return undefined;
-  const int = m[2]!.replace(/^0+(?=\d)/, "");
-  const frac = (m[3] ?? "").replace(/0+$/, "");
-  const zero = /^0$/.test(int) && frac === "";
-  return { negative: m[1] === "-" && !zero, int, frac };
+  const sign = m[1] as DecimalParts["sign"];
+  const int = m[2]!.length > 1 && m[2]!.charCodeAt(0) === 48 ? m[2]!.replace(/^0+(?=\d)/, "") : m[2]!;
+  const raw = m[3];
+  const frac = raw === undefined ? "" : raw.charCodeAt(raw.length - 1) === 48 ? raw.replace(/0+$/, "") : raw;
+  return { negative: sign === "-" && (int !== "0" || frac !== ""), sign, int, frac };
+}
+
+/**
+ * Whether text is a decimal as the service writes one: a minus or no sign, digits, a fraction;
+ * no plus sign, exponent or spaces ("-12.50", "3").
+ */
+export function isDecimalText(text: string): boolean {
+  return text.charCodeAt(0) !== 43 && !text.includes("e") && !text.includes("E") && NUMBER_TEXT.test(text);
 }
 
 /** Compares two decimals digit by digit: no float, so 0.10000000000000000001 > 0.1. */

@@ -1,12 +1,17 @@
 import { LosslessNumber } from "../json/exact.js";
-import { numberToPlain, roundDecimal, toPlainDecimal } from "../numbers/decimal.js";
+import {
+  type DecimalParts,
+  decimalParts,
+  numberToPlain,
+  roundDecimal,
+  toPlainDecimal,
+} from "../numbers/decimal.js";
 import { numbersForAscii } from "../terminal/charset.js";
 import { sanitizeInline } from "../terminal/sanitize.js";
 
 // Cell formatting for tables: decimal strings are formatted from their digits, never through a
 // float that would print 0.00 or 1e-7.
 
-const DECIMAL = /^([+-]?)(\d+)(?:\.(\d+))?$/;
 /** Compact amounts and percentages with a longer integer part are shown as 1.5e+400. */
 export const MAX_INTEGER_DIGITS = 24;
 
@@ -28,29 +33,21 @@ function scientific(sign: string, int: string, frac: string): string {
   return `${sign}${trimZeros(mantissa)}e+${exponent}`;
 }
 
-/** Splits plain decimal text into sign, integer part without leading zeros, fraction. */
-function decimalParts(text: string): [string, string, string] {
-  const [, sign = "", int = "0", frac = ""] = DECIMAL.exec(text) ?? [];
-  return [sign, int.replace(/^0+(?=\d)/, ""), frac];
+/**
+ * A cell's number: text (exponent form included) or a JSON number, as its sign and digits; a
+ * lossless number whose exponent is too long to write out is not one (it is shown as sent).
+ */
+function asDecimal(value: unknown): DecimalParts | undefined {
+  if (value instanceof LosslessNumber) {
+    const text = toPlainDecimal(value.raw);
+    return text === undefined ? undefined : decimalParts(text);
+  }
+  return decimalParts(value);
 }
 
 /** Adds thousands separators to an integer string. */
 function group(int: string): string {
   return int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-/** A price's sign, digits and place, or undefined when it is not a number (shown as text). */
-interface PriceDigits {
-  sign: string;
-  int: string;
-  frac: string;
-}
-
-function priceDigits(value: unknown): PriceDigits | undefined {
-  const text = asDecimalText(value);
-  if (text === undefined) return undefined;
-  const [sign, int, frac] = decimalParts(text);
-  return { sign, int, frac };
 }
 
 /** Zeros after the point before a price below 1 has a digit: 0.0000001234 → 6. */
@@ -61,7 +58,7 @@ const SUBSCRIPT_FROM = 4;
 const PRICE_DIGITS = 4;
 
 /** Whether a price is written in places (not 0, the subscript form or exponent form). */
-function inPlaces(p: PriceDigits): boolean {
+function inPlaces(p: DecimalParts): boolean {
   if (p.int.length > MAX_INTEGER_DIGITS) return false;
   if (p.int !== "0") return true;
   const zeros = leadingZeros(p.frac);
@@ -78,7 +75,7 @@ export interface PriceRule {
   trim: number;
 }
 
-function placesFor(p: PriceDigits, rule: PriceRule): number {
+function placesFor(p: DecimalParts, rule: PriceRule): number {
   const own = p.int === "0" ? leadingZeros(p.frac) + PRICE_DIGITS : 0;
   return Math.max(rule.places, own) - rule.trim;
 }
@@ -90,7 +87,7 @@ function placesFor(p: PriceDigits, rule: PriceRule): number {
  * is 1,234.50 and 0.99999 is 1.00.
  */
 export function priceRule(values: readonly unknown[]): PriceRule | undefined {
-  const prices = values.map(priceDigits).filter((p): p is PriceDigits => p !== undefined && inPlaces(p));
+  const prices = values.map(asDecimal).filter((p): p is DecimalParts => p !== undefined && inPlaces(p));
   if (!prices.length) return undefined;
   const places = prices.every((p) => p.int.length >= 4) ? 2 : 4;
   const rounded = prices.map((p) => roundDecimal(p.int, p.frac, placesFor(p, { places, trim: 0 })));
@@ -106,7 +103,7 @@ export function priceRule(values: readonly unknown[]): PriceRule | undefined {
  * column of one.
  */
 export function formatPrice(value: unknown, rule = priceRule([value])): string {
-  const p = priceDigits(value);
+  const p = asDecimal(value);
   if (p === undefined) return formatPlain(value);
   const { sign, int, frac } = p;
   // Past 24 digits a price is written as the market cap column writes it (1e+400), never in full.
@@ -136,9 +133,9 @@ export function pricePlaces(values: readonly unknown[]): number {
   const rule = priceRule(values) ?? { places: PRICE_DIGITS, trim: 0 };
   // Every price in digits counts, the ones written with a subscript too (0.0₅1200: 9 places).
   const prices = values
-    .map(priceDigits)
+    .map(asDecimal)
     .filter(
-      (p): p is PriceDigits =>
+      (p): p is DecimalParts =>
         p !== undefined && p.int.length <= MAX_INTEGER_DIGITS && /[1-9]/.test(p.int + p.frac),
     );
   return Math.max(rule.places - rule.trim, ...prices.map((p) => placesFor(p, rule)));
@@ -149,7 +146,7 @@ export function pricePlaces(values: readonly unknown[]): number {
  * up): 4.42 at 4 places is "4.4200"; below 0.0001 the zeros are counted in subscript, 0.0₆12340.
  */
 export function formatPriceAt(value: unknown, places: number): string {
-  const p = priceDigits(value);
+  const p = asDecimal(value);
   if (p === undefined) return formatPlain(value);
   if (p.int.length > MAX_INTEGER_DIGITS) return `${p.sign}${scientific("", p.int, p.frac)}`;
   const [i, f = ""] = roundDecimal(p.int, p.frac, places).split(".") as [string, string?];
@@ -193,14 +190,9 @@ const SMALL_PLACES = 4;
  * down to 2 (0.1235 beside 0.5000; 0.03 alone).
  */
 export function compactPlaces(values: readonly unknown[]): number {
-  const parts = values.flatMap((v) => {
-    const text = asDecimalText(v);
-    return text === undefined ? [] : [decimalParts(text)];
-  });
-  if (parts.some(([, int]) => int !== "0")) return 2;
-  const rounded = parts
-    .map(([, int, frac]) => roundDecimal(int, frac, SMALL_PLACES))
-    .filter((r) => /[1-9]/.test(r));
+  const parts = values.flatMap((v) => asDecimal(v) ?? []);
+  if (parts.some((p) => p.int !== "0")) return 2;
+  const rounded = parts.map((p) => roundDecimal(p.int, p.frac, SMALL_PLACES)).filter((r) => /[1-9]/.test(r));
   const spare = Math.min(SMALL_PLACES, ...rounded.map((r) => /0*$/.exec(r)![0].length));
   return Math.max(2, SMALL_PLACES - spare);
 }
@@ -227,18 +219,15 @@ export function compactAxis(
   prefix: string,
   step: number,
 ): (value: unknown) => string {
-  const ints = values.flatMap((v) => {
-    const text = asDecimalText(v);
-    return text === undefined ? [] : [decimalParts(text)[1]];
-  });
+  const ints = values.flatMap((v) => asDecimal(v)?.int ?? []);
   const widest = ints.reduce((a, b) => (b.length > a.length ? b : a), "0");
   if (widest.length > MAX_INTEGER_DIGITS) return (value) => formatCompact(value, prefix);
   const [size, unit] = UNITS[unitOf(widest)]!;
   const places = Math.max(2, placesToTell(step / 10 ** size));
   return (value) => {
-    const text = asDecimalText(value);
-    if (text === undefined) return formatPlain(value);
-    const [rawSign, int, frac] = decimalParts(text);
+    const p = asDecimal(value);
+    if (p === undefined) return formatPlain(value);
+    const { sign: rawSign, int, frac } = p;
     if (int.length > MAX_INTEGER_DIGITS) return formatCompact(value, prefix);
     const shown = inUnit(int, frac, size, places);
     return `${rawSign === "-" && /[1-9]/.test(shown) ? "-" : ""}${prefix}${shown}${unit}`;
@@ -251,9 +240,9 @@ export function compactAxis(
  * decimals (a table passes its column's, compactPlaces).
  */
 export function formatCompact(value: unknown, prefix = "", places = compactPlaces([value])): string {
-  const text = asDecimalText(value);
-  if (text === undefined) return formatPlain(value);
-  const [rawSign, int, frac] = decimalParts(text);
+  const p = asDecimal(value);
+  if (p === undefined) return formatPlain(value);
+  const { sign: rawSign, int, frac } = p;
   const zero = /^0*$/.test(int + frac);
   const sign = rawSign === "-" && !zero ? "-" : "";
   if (zero) return `${prefix}0`;
@@ -272,9 +261,9 @@ function trimZeros(s: string): string {
 
 /** A number with `places` decimals, rounded half up from its digits: (70.05, 1) → "70.1". */
 export function formatFixed(value: unknown, places: number): string {
-  const text = asDecimalText(value);
-  if (text === undefined) return formatPlain(value);
-  const [rawSign, int, frac] = decimalParts(text);
+  const p = asDecimal(value);
+  if (p === undefined) return formatPlain(value);
+  const { sign: rawSign, int, frac } = p;
   if (int.length > MAX_INTEGER_DIGITS) return scientific(rawSign, int, frac);
   const fixed = roundDecimal(int, frac, places);
   return `${rawSign === "-" && /[1-9]/.test(fixed) ? "-" : ""}${fixed}`;
@@ -282,14 +271,14 @@ export function formatFixed(value: unknown, places: number): string {
 
 /** A share of a whole, two places in every row: "52.00%" beside "7.12%". */
 export function formatShare(value: unknown): string {
-  return asDecimalText(value) === undefined ? formatPlain(value) : `${formatFixed(value, 2)}%`;
+  return asDecimal(value) === undefined ? formatPlain(value) : `${formatFixed(value, 2)}%`;
 }
 
 /** A signed percentage: "+1.23%", "-0.50%". */
 export function formatPercent(value: unknown): string {
-  const text = asDecimalText(value);
-  if (text === undefined) return formatPlain(value);
-  const [rawSign, int, frac] = decimalParts(text);
+  const p = asDecimal(value);
+  if (p === undefined) return formatPlain(value);
+  const { sign: rawSign, int, frac } = p;
   if (int.length > MAX_INTEGER_DIGITS) return `${scientific(rawSign === "-" ? "-" : "+", int, frac)}%`;
   const fixed = roundDecimal(int, frac, 2);
   const sign = fixed === "0.00" ? "" : rawSign === "-" ? "-" : "+";
@@ -297,9 +286,9 @@ export function formatPercent(value: unknown): string {
 }
 
 export function formatInteger(value: unknown): string {
-  const text = asDecimalText(value);
-  if (text === undefined) return formatPlain(value);
-  const [sign, int, frac] = decimalParts(text);
+  const p = asDecimal(value);
+  if (p === undefined) return formatPlain(value);
+  const { sign, int, frac } = p;
   if (int.length > MAX_INTEGER_DIGITS) return `${sign}${scientific("", int, frac)}`;
   return sign + group(int);
 }

@@ -2,12 +2,14 @@ import { getPath } from "../json/dot-paths.js";
 import { LosslessNumber } from "../json/exact.js";
 import { compareDecimals, type DecimalParts, decimalParts, significant } from "../numbers/decimal.js";
 
-// The risk rules, in one table: `tokenintel check` gives a level and its reasons from them, and a
-// table's FLAGS column shows the same rules. Numbers are compared exactly from their digits, so a
-// value at a threshold is at that level (50.00 reaches "at least 50"), and 49.999 is not.
+// The risk rules, as one table of data that one small reader applies: `tokenintel check` gives a
+// level and its reasons from them, and a table's FLAGS column shows the same rules. Numbers are
+// compared exactly from their digits, so a value at a threshold is at that level (50.00 reaches
+// "at least 50"), and 49.999 is not.
 
 export type RiskLevel = "low" | "medium" | "high";
 export const RISK_LEVELS: readonly RiskLevel[] = ["low", "medium", "high"];
+type Level = Exclude<RiskLevel, "low">;
 
 /** Where a record keeps its sections: market records (token_*) or agent records (agent_*). */
 export interface RecordSections {
@@ -17,60 +19,136 @@ export interface RecordSections {
 export const MARKET_SECTIONS: RecordSections = { holders: "token_holder_insights", metrics: "token_metrics" };
 export const AGENT_SECTIONS: RecordSections = { holders: "agent_holder_insights", metrics: "agent_metrics" };
 
-/** One threshold rule: a value at or past `medium` is medium, at or past `high` is high. */
-export interface ThresholdRule {
-  id: "dev_sold" | "bundled" | "top10" | "holders_falling" | "liquidity";
+/**
+ * A field a rule reads, by its dot path; a path starting with `holders.` or `metrics.` is in that
+ * section of the record, whose name depends on the record's kind (RecordSections).
+ */
+type FieldPath = string;
+
+/** What every rule has: its id, its name in a reason, and what it reads in words, for the help. */
+interface RuleBase {
+  id: string;
   label: string;
-  /** What is compared, for the help's table. */
+  /** What is read, in the help's table. */
   measure: string;
+}
+
+/** A number compared with two thresholds: at or past `medium` it is medium, at or past `high`, high. */
+export interface ThresholdRule extends RuleBase {
+  id: "dev_sold" | "bundled" | "top10" | "holders_falling" | "liquidity";
   /** "at least" (>=) or "at most" (<=), or "below" (<) for the liquidity share. */
   direction: ">=" | "<=" | "<";
   medium: string;
   high: string;
 }
 
-export const THRESHOLDS: readonly ThresholdRule[] = [
+/**
+ * How each rule reads its value:
+ * - number: a percentage in one field; with `when`, only once that field is true, and then at
+ *   least medium (the threshold's words then being the gate's), the number given or not.
+ * - share: 100 × one field / the first of `per` the record has, computed exactly.
+ * - flag: a field that is true (the boolean, not the text) gives `level`.
+ * - words: a text field, trimmed and in capitals, looked up in `levels`; a word in none of them
+ *   is `otherwise` (no level when that is undefined), a word of `safe` never has one.
+ */
+export type RiskRule =
+  | (ThresholdRule & { read: "number"; field: FieldPath; when?: { field: FieldPath; threshold: string } })
+  | (ThresholdRule & { read: "share"; field: FieldPath; per: readonly FieldPath[] })
+  | (RuleBase & { read: "flag"; field: FieldPath; level: Level; threshold: string })
+  | (RuleBase & {
+      read: "words";
+      field: FieldPath;
+      levels: Partial<Record<Level, readonly string[]>>;
+      safe: readonly string[];
+      otherwise?: Level;
+      /** The help's columns for medium and high. */
+      help: [string, string];
+    });
+
+/** rug_status words that say nothing is wrong, and those that say the worst; any other word is medium. */
+export const RUG_STATUS_SAFE = ["SAFE", "LOW", "LOW_RISK", "NONE", "OK", "CLEAN", "NO"];
+export const RUG_STATUS_HIGH = ["HIGH", "HIGH_RISK", "RUG", "RUGGED", "RUG_PULL", "SCAM", "DANGER"];
+
+/** The rules, in the order a verdict gives its reasons. */
+export const RISK_RULES: readonly RiskRule[] = [
   {
     id: "dev_sold",
+    read: "number",
     label: "dev sold",
     measure: "dev_wallet_insights.dev_sold_percentage, when dev_sold is true",
+    field: "dev_wallet_insights.dev_sold_percentage",
+    when: { field: "dev_wallet_insights.dev_sold", threshold: "dev_sold = true" },
     direction: ">=",
     medium: "0",
     high: "25",
   },
   {
     id: "bundled",
+    read: "number",
     label: "bundled supply",
     measure: "dev_wallet_insights.bundle_wallet_supply_percentage",
+    field: "dev_wallet_insights.bundle_wallet_supply_percentage",
     direction: ">=",
     medium: "5",
     high: "15",
   },
   {
     id: "top10",
+    read: "number",
     label: "top-10 holding",
     measure: "token_holder_insights.top_10_holder_percentage",
+    field: "holders.top_10_holder_percentage",
     direction: ">=",
     medium: "50",
     high: "80",
   },
   {
+    id: "fresh_wallet",
+    read: "flag",
+    label: "fresh dev wallet",
+    measure: "dev_wallet_insights.fresh_wallet",
+    field: "dev_wallet_insights.fresh_wallet",
+    level: "medium",
+    threshold: "= true",
+  },
+  {
     id: "holders_falling",
+    read: "number",
     label: "holder count falling",
     measure: "token_holder_insights.holder_count_change_percentage_24h",
+    field: "holders.holder_count_change_percentage_24h",
     direction: "<=",
     medium: "-5",
     high: "-20",
   },
   {
     id: "liquidity",
+    read: "share",
     label: "liquidity against market cap",
     measure: "100 × token_metrics.total_liquidity / token_metrics.mcap",
+    field: "metrics.total_liquidity",
+    per: ["metrics.mcap", "metrics.market_cap_usd"],
     direction: "<",
     medium: "5",
     high: "1",
   },
+  {
+    id: "rug_status",
+    read: "words",
+    label: "rug status",
+    measure: "rug_status (when sent)",
+    field: "rug_status",
+    levels: { high: RUG_STATUS_HIGH },
+    safe: RUG_STATUS_SAFE,
+    otherwise: "medium",
+    help: [`not ${RUG_STATUS_SAFE.slice(0, 2).join("/")}…`, `${RUG_STATUS_HIGH.slice(0, 2).join("/")}…`],
+  },
 ];
+
+/** The rules with two thresholds, for the help's table and the tests. */
+export const THRESHOLDS: readonly ThresholdRule[] = RISK_RULES.filter(
+  (r): r is Extract<RiskRule, ThresholdRule> => r.read === "number" || r.read === "share",
+);
 
 /** The rules a table's FLAGS column shows, by rule label, and its word for each. */
 export const RISK_FLAG_RULES: Record<string, { text: string; share: boolean }> = {
@@ -80,12 +158,8 @@ export const RISK_FLAG_RULES: Record<string, { text: string; share: boolean }> =
   "fresh dev wallet": { text: "FRESH DEV", share: false },
 };
 
-/** rug_status words that say nothing is wrong, and those that say the worst; any other word is medium. */
-export const RUG_STATUS_SAFE = ["SAFE", "LOW", "LOW_RISK", "NONE", "OK", "CLEAN", "NO"];
-export const RUG_STATUS_HIGH = ["HIGH", "HIGH_RISK", "RUG", "RUGGED", "RUG_PULL", "SCAM", "DANGER"];
-
 export interface RiskReason {
-  level: Exclude<RiskLevel, "low">;
+  level: Level;
   rule: string;
   /** The field the reason rests on. */
   field: string;
@@ -107,18 +181,87 @@ export interface RiskVerdict {
   reasons: RiskReason[];
 }
 
-const RULE = Object.fromEntries(THRESHOLDS.map((r) => [r.id, r])) as Record<
-  ThresholdRule["id"],
-  ThresholdRule
->;
+/** The level of one record and every reason for it, in the order of the rules. */
+export function assessRisk(
+  record: unknown,
+  sections: RecordSections = MARKET_SECTIONS,
+  rules: readonly RiskRule[] = RISK_RULES,
+): RiskVerdict {
+  const reasons: RiskReason[] = [];
+  for (const rule of rules) {
+    const reason = reasonFor(rule, record, sections);
+    if (reason) reasons.push(reason);
+  }
+  const level = reasons.some((r) => r.level === "high") ? "high" : reasons.length > 0 ? "medium" : "low";
+  return { level, reasons };
+}
+
+/** A rule's field path in a record of these sections. */
+function pathIn(sections: RecordSections, path: FieldPath): string {
+  const dot = path.indexOf(".");
+  const head = path.slice(0, dot);
+  return head === "holders" || head === "metrics" ? sections[head] + path.slice(dot) : path;
+}
+
+/** The reason one rule gives a record, or undefined when the record does not reach it. */
+function reasonFor(rule: RiskRule, record: unknown, sections: RecordSections): RiskReason | undefined {
+  const field = pathIn(sections, rule.field);
+  const value = getPath(record, field);
+  const reason = (level: Level, text: string, threshold: string, unit: "%" | null, at = field) => ({
+    level,
+    rule: rule.label,
+    field: at,
+    value: text,
+    unit,
+    threshold,
+  });
+  switch (rule.read) {
+    case "number": {
+      const gate = rule.when && pathIn(sections, rule.when.field);
+      if (gate && getPath(record, gate) !== true) return undefined;
+      const parts = decimalParts(value);
+      // A gate that is true is at least medium, whatever number is given (or when none is).
+      if (!parts)
+        return gate ? reason("medium", "true", thresholdText(rule, "medium"), null, gate) : undefined;
+      const level = levelFor(rule, parts) ?? (gate ? "medium" : undefined);
+      return level && reason(level, shown(value), thresholdText(rule, level), "%");
+    }
+    case "share":
+      return shareReason(rule, record, sections);
+    case "flag":
+      return value === true ? reason(rule.level, "true", rule.threshold, null) : undefined;
+    case "words": {
+      const found = wordLevel(rule, value);
+      return found && reason(found.level, value as string, found.threshold, null);
+    }
+  }
+}
 
 function shown(value: unknown): string {
   if (value instanceof LosslessNumber) return value.raw;
   return typeof value === "string" ? value : String(value);
 }
 
+/**
+ * The level a text field's word gives and the words of the threshold it reached, or undefined
+ * (not text, empty, a safe word, or a word of no level).
+ */
+function wordLevel(
+  rule: Extract<RiskRule, { read: "words" }>,
+  value: unknown,
+): { level: Level; threshold: string } | undefined {
+  if (typeof value !== "string" || value.trim() === "") return undefined;
+  const word = value.trim().toUpperCase();
+  if (rule.safe.includes(word)) return undefined;
+  for (const level of ["high", "medium"] as const) {
+    const words = rule.levels[level];
+    if (words?.includes(word)) return { level, threshold: words.join("|") };
+  }
+  return rule.otherwise && { level: rule.otherwise, threshold: `not ${rule.safe.join("|")}` };
+}
+
 /** The level a value reaches under a rule, or undefined when it reaches none. */
-export function levelFor(rule: ThresholdRule, value: DecimalParts): Exclude<RiskLevel, "low"> | undefined {
+export function levelFor(rule: ThresholdRule, value: DecimalParts): Level | undefined {
   const reaches = (threshold: string) => {
     const c = compareDecimals(value, decimalParts(threshold)!);
     return rule.direction === ">=" ? c >= 0 : rule.direction === "<=" ? c <= 0 : c < 0;
@@ -128,9 +271,32 @@ export function levelFor(rule: ThresholdRule, value: DecimalParts): Exclude<Risk
   return undefined;
 }
 
-function thresholdText(rule: ThresholdRule, level: Exclude<RiskLevel, "low">): string {
-  if (rule.id === "dev_sold" && level === "medium") return "dev_sold = true";
+/** The threshold a level was reached at, in words: ">= 25", or the gate's for a gated medium. */
+function thresholdText(rule: RiskRule & ThresholdRule, level: Level): string {
+  if (rule.read === "number" && rule.when && level === "medium") return rule.when.threshold;
   return `${rule.direction} ${level === "high" ? rule.high : rule.medium}`;
+}
+
+/** The share rule's reason: the share of the first denominator the record has. */
+function shareReason(
+  rule: Extract<RiskRule, { read: "share" }>,
+  record: unknown,
+  sections: RecordSections,
+): RiskReason | undefined {
+  const of = pathIn(sections, rule.field);
+  const per = rule.per.map((path) => pathIn(sections, path));
+  const denominator = per.find((path) => getPath(record, path) !== undefined) ?? per[0]!;
+  const share = liquidityShare(getPath(record, of), getPath(record, denominator));
+  const level = share && levelFor(rule, share);
+  if (!share || !level) return undefined;
+  return {
+    level,
+    rule: rule.label,
+    field: `${of}/${denominator}`,
+    value: shareText(rule, share, level),
+    unit: "%",
+    threshold: thresholdText(rule, level),
+  };
 }
 
 /** Exact value × 10^scale as an integer (digits past the scale dropped). */
@@ -154,109 +320,16 @@ export function liquidityShare(liquidity: unknown, mcap: unknown): DecimalParts 
 }
 
 /**
- * The liquidity share as a reason gives it: 4 significant digits, rounded half up, at least 2
- * places (0.008866, 3.457, 45.12): a share below 0.01% is not "0", which a script reads as none.
- * More digits when 4 would round it onto the threshold it is below (4.99995, not 5.00, at < 5).
+ * The share as a reason gives it: 4 significant digits, rounded half up, at least 2 places
+ * (0.008866, 3.457, 45.12): a share below 0.01% is not "0", which a script reads as none. More
+ * digits when 4 would round it onto the threshold it is below (4.99995, not 5.00, at < 5).
  */
-function shareText(share: DecimalParts, level: Exclude<RiskLevel, "low">): string {
+function shareText(rule: ThresholdRule, share: DecimalParts, level: Level): string {
   for (let digits = 4; digits < 40; digits++) {
     const text = significant(share, digits, 2);
-    if (levelFor(RULE.liquidity, decimalParts(text)!) === level) return text;
+    if (levelFor(rule, decimalParts(text)!) === level) return text;
   }
   return significant(share, 40, 2);
-}
-
-/** The level of one record and every reason for it, in the order of the rules. */
-export function assessRisk(record: unknown, sections: RecordSections = MARKET_SECTIONS): RiskVerdict {
-  const reasons: RiskReason[] = [];
-  const threshold = (rule: ThresholdRule, field: string, value: unknown) => {
-    const parts = decimalParts(value);
-    if (!parts) return;
-    const level = levelFor(rule, parts);
-    if (level)
-      reasons.push({
-        level,
-        rule: rule.label,
-        field,
-        value: shown(value),
-        unit: "%",
-        threshold: thresholdText(rule, level),
-      });
-  };
-
-  if (getPath(record, "dev_wallet_insights.dev_sold") === true) {
-    const field = "dev_wallet_insights.dev_sold_percentage";
-    const value = getPath(record, field);
-    const parts = decimalParts(value);
-    const rule = RULE.dev_sold;
-    // A dev who sold is at least medium, whatever share is given (or when none is).
-    const level = parts ? (levelFor(rule, parts) ?? "medium") : "medium";
-    reasons.push({
-      level,
-      rule: rule.label,
-      field: parts ? field : "dev_wallet_insights.dev_sold",
-      value: parts ? shown(value) : "true",
-      unit: parts ? "%" : null,
-      threshold: parts ? thresholdText(rule, level) : "dev_sold = true",
-    });
-  }
-  threshold(
-    RULE.bundled,
-    "dev_wallet_insights.bundle_wallet_supply_percentage",
-    getPath(record, "dev_wallet_insights.bundle_wallet_supply_percentage"),
-  );
-  const top10 = `${sections.holders}.top_10_holder_percentage`;
-  threshold(RULE.top10, top10, getPath(record, top10));
-  if (getPath(record, "dev_wallet_insights.fresh_wallet") === true) {
-    reasons.push({
-      level: "medium",
-      rule: "fresh dev wallet",
-      field: "dev_wallet_insights.fresh_wallet",
-      value: "true",
-      unit: null,
-      threshold: "= true",
-    });
-  }
-  const falling = `${sections.holders}.holder_count_change_percentage_24h`;
-  threshold(RULE.holders_falling, falling, getPath(record, falling));
-
-  const liquidityPath = `${sections.metrics}.total_liquidity`;
-  const mcapPath =
-    [`${sections.metrics}.mcap`, `${sections.metrics}.market_cap_usd`].find(
-      (path) => getPath(record, path) !== undefined,
-    ) ?? `${sections.metrics}.mcap`;
-  const share = liquidityShare(getPath(record, liquidityPath), getPath(record, mcapPath));
-  if (share) {
-    const level = levelFor(RULE.liquidity, share);
-    if (level)
-      reasons.push({
-        level,
-        rule: RULE.liquidity.label,
-        field: `${liquidityPath}/${mcapPath}`,
-        value: shareText(share, level),
-        unit: "%",
-        threshold: thresholdText(RULE.liquidity, level),
-      });
-  }
-
-  const status = getPath(record, "rug_status");
-  if (typeof status === "string" && status.trim() !== "") {
-    const word = status.trim().toUpperCase();
-    if (!RUG_STATUS_SAFE.includes(word)) {
-      const high = RUG_STATUS_HIGH.includes(word);
-      reasons.push({
-        level: high ? "high" : "medium",
-        rule: "rug status",
-        field: "rug_status",
-        value: status,
-        unit: null,
-        threshold: high ? RUG_STATUS_HIGH.join("|") : `not ${RUG_STATUS_SAFE.join("|")}`,
-      });
-    }
-  }
-
-  const level = reasons.some((r) => r.level === "high") ? "high" : reasons.length > 0 ? "medium" : "low";
-  return { level, reasons };
 }
 
 /** Whether `level` is at or above `floor`. */
@@ -264,22 +337,27 @@ export function reaches(level: RiskLevel, floor: RiskLevel): boolean {
   return RISK_LEVELS.indexOf(level) >= RISK_LEVELS.indexOf(floor);
 }
 
-/** The thresholds as a plain-text table, for `check --help` (and the README). */
+/** The help's columns for a rule: what it reads, and what makes it medium and high. */
+function helpRow(rule: RiskRule): string[] {
+  switch (rule.read) {
+    case "number":
+    case "share":
+      return [rule.label, rule.measure, thresholdText(rule, "medium"), thresholdText(rule, "high")];
+    case "flag": {
+      const at = (level: Level) => (rule.level === level ? rule.threshold : "-");
+      return [rule.label, rule.measure, at("medium"), at("high")];
+    }
+    case "words":
+      return [rule.label, rule.measure, ...rule.help];
+  }
+}
+
+/** The rules as a plain-text table, for `check --help` (and the README): threshold rules first. */
 export function thresholdTable(): string {
   const rows: string[][] = [["rule", "field", "medium", "high"]];
-  const word = (rule: ThresholdRule, t: string) =>
-    `${rule.direction === ">=" ? ">=" : rule.direction === "<=" ? "<=" : "<"} ${t}`;
-  for (const rule of THRESHOLDS) {
-    const medium = rule.id === "dev_sold" ? "dev_sold = true" : word(rule, rule.medium);
-    rows.push([rule.label, rule.measure, medium, word(rule, rule.high)]);
-  }
-  rows.push(["fresh dev wallet", "dev_wallet_insights.fresh_wallet", "= true", "-"]);
-  rows.push([
-    "rug status",
-    "rug_status (when sent)",
-    `not ${RUG_STATUS_SAFE.slice(0, 2).join("/")}…`,
-    RUG_STATUS_HIGH.slice(0, 2).join("/") + "…",
-  ]);
+  for (const rule of THRESHOLDS) rows.push(helpRow(rule as RiskRule));
+  for (const rule of RISK_RULES)
+    if (!(THRESHOLDS as readonly RiskRule[]).includes(rule)) rows.push(helpRow(rule));
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows
     .map((r) =>

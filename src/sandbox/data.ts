@@ -3,6 +3,7 @@
 // appear where the spec says they can.
 
 import { SOCIAL_WINDOWS, TA_INTERVALS } from "../api/fields.js";
+import { isDecimalText } from "../numbers/decimal.js";
 import { hash32, rng, type TokenBase, TokenSet } from "./tokens.js";
 
 export { AWKWARD_SYMBOLS, type DataOptions, SANDBOX_API_KEY, type TokenBase } from "./tokens.js";
@@ -298,11 +299,9 @@ export class SandboxData extends TokenSet {
   }
 }
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
-
 /** Every decimal string in a record as a JSON number (ids and addresses are not decimals). */
 function toNumbers(value: unknown, key = ""): unknown {
-  if (typeof value === "string") return DECIMAL.test(value) && !/(^|_)id$/.test(key) ? Number(value) : value;
+  if (typeof value === "string") return isDecimalText(value) && !/(^|_)id$/.test(key) ? Number(value) : value;
   if (Array.isArray(value)) return value.map((v) => toNumbers(v));
   if (value && typeof value === "object")
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toNumbers(v, k)]));

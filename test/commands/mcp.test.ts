@@ -376,6 +376,23 @@ describe("tokenintel mcp: paying, exactly", () => {
     expect(sandbox.stats.payments.accepted).toBe(before);
   });
 
+  it("with --sandbox, a paid call pays the sandbox the run started in-process", async () => {
+    const folder = servers.folder();
+    const { client, stderr } = await connect(
+      folder,
+      ["--sandbox", "mcp", "--pay", "--max-spend", "0.05", "--daily-cap", "1"],
+      { TOKENINTEL_API_KEY: "", TOKENINTEL_WALLET_KEY: WALLET },
+    );
+    const before = sandbox.stats.payments.accepted;
+    const dir = structured(
+      await client.callTool({ name: "directory", arguments: { chain: "base", limit: 2 } }),
+    );
+    expect(dir.count, stderr()).toBe(2);
+    expect(dir.cost).toMatchObject({ payments: 1, amount: "0.005", asset: "USDC" });
+    // Paid to the run's own sandbox, not to the one this file started.
+    expect(sandbox.stats.payments.accepted).toBe(before);
+  });
+
   it("a cap that refuses is a tool error naming the cap; --pay without a daily cap says so once", async () => {
     const folder = servers.folder();
     const { client, stderr } = await paying(folder, ["--max-payment", "0.001"]);

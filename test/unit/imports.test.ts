@@ -1,12 +1,22 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import {
+  folderLoops,
+  folderOf,
+  type ImportGraph,
+  importGraph,
+  loadedAtStart,
+  nameIn,
+  readSources,
+} from "./import-graph.js";
 
 // The import graph of src/ kept to the layers docs/development.md draws ("Architecture: where a new
 // thing goes"): no import reaches up a layer, no two folders import each other (directly or round
 // a loop), no cycle runs at load time, and each bundle starts from src/entry/ with what it may load
-// at start written down here (issue 24 item 3, issue 36 items 1 and 3).
+// at start written down here. The imports are read by TypeScript (import-graph.ts): every static
+// import, `import type`, re-export, import() and import("…") as a type, resolved as tsc resolves it.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SRC = join(ROOT, "src");
@@ -43,50 +53,29 @@ const LAYERS: readonly (readonly string[])[] = [
   ],
 ];
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
-  );
-}
+/**
+ * Folders that only some folders may import (besides their own files), at load time, on demand or
+ * for a type. The local API starts in-process from the entry point, which hands a starter to the
+ * context for --sandbox, or from its own command: the core never reaches it by itself.
+ */
+const ONLY_FROM: Record<string, readonly string[]> = {
+  sandbox: ["entry", "commands/sandbox"],
+};
 
-interface Edge {
-  to: string;
-  /** Loaded when the importing module loads (a static import of values), not on demand or for types. */
-  eager: boolean;
-}
+/**
+ * The import()s whose target is computed, by file and the text of the call: each loads something
+ * outside src/, which no rule here can place, and says what.
+ */
+const COMPUTED_IMPORTS: Record<string, readonly string[]> = {
+  // The bundle of dist/ the command line asks for (cli.js or complete.js), by its file URL.
+  "entry/shim.ts": ["import(pathToFileURL(bundle).href)"],
+};
 
-/** A file's imports of other files of src/, and the packages (and node: modules) it loads eagerly. */
-function importsOf(file: string): { edges: Edge[]; packages: string[] } {
-  const text = readFileSync(file, "utf8");
-  const edges: Edge[] = [];
-  const packages: string[] = [];
-  const target = (spec: string) => resolve(dirname(file), spec.replace(/\.js$/, ".ts"));
-  for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s+"([^"]+)";/gms)) {
-    if (m[3]!.startsWith(".")) edges.push({ to: target(m[3]!), eager: !m[2] });
-    else if (!m[2]) packages.push(m[3]!);
-  }
-  // A bare import for its effects (`import "./x.js";`) loads the file as eagerly as any other.
-  for (const m of text.matchAll(/^import\s+"([^"]+)";/gm)) {
-    if (m[1]!.startsWith(".")) edges.push({ to: target(m[1]!), eager: true });
-    else packages.push(m[1]!);
-  }
-  // import("./x.js"), its argument on the next line as the formatter may put it.
-  for (const m of text.matchAll(/import\(\s*"(\.[^"]+)"\s*\)/g))
-    edges.push({ to: target(m[1]!), eager: false });
-  return { edges, packages };
-}
+const src = importGraph(SRC, readSources(SRC));
+const files = src.files;
+const graph = new Map(files.map((f) => [f, src.imports.get(f)!.edges]));
+const name = (f: string) => nameIn(src, f);
 
-const files = sources(SRC);
-const imports = new Map(files.map((f) => [f, importsOf(f)]));
-const graph = new Map(files.map((f) => [f, imports.get(f)!.edges]));
-const name = (f: string) => relative(SRC, f);
-
-/** The folder a file belongs to: its folder under src/ (a command's own folder), or its name. */
-function folderOf(file: string): string {
-  const parts = name(file).split("/");
-  if (parts.length === 1) return parts[0]!.replace(/\.ts$/, "");
-  return parts[0] === "commands" && parts.length > 2 ? `commands/${parts[1]}` : parts[0]!;
-}
 const layerOf = (folder: string) => LAYERS.findIndex((layer) => layer.includes(folder.split("/")[0]!));
 
 /** Each import between two folders: "from -> to", with the files that make it. */
@@ -94,7 +83,7 @@ function folderEdges(): Map<string, Set<string>> {
   const edges = new Map<string, Set<string>>();
   for (const [f, list] of graph) {
     for (const e of list) {
-      const [from, to] = [folderOf(f), folderOf(e.to)];
+      const [from, to] = [folderOf(src, f), folderOf(src, e.to)];
       if (from === to) continue;
       const key = `${from} -> ${to}`;
       edges.set(key, (edges.get(key) ?? new Set()).add(`${name(f)} -> ${name(e.to)}`));
@@ -103,38 +92,34 @@ function folderEdges(): Map<string, Set<string>> {
   return edges;
 }
 
-/** The loops between folders: each strongly connected set of two or more folders (Tarjan). */
-function folderLoops(edges: Iterable<string>): string[][] {
-  const next = new Map<string, string[]>();
-  for (const edge of edges) {
-    const [from, to] = edge.split(" -> ") as [string, string];
-    next.set(from, [...(next.get(from) ?? []), to]);
-  }
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const loops: string[][] = [];
-  const visit = (v: string) => {
-    index.set(v, index.size);
-    low.set(v, index.get(v)!);
-    stack.push(v);
-    for (const w of next.get(v) ?? []) {
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const set: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      set.push(w);
-    } while (w !== v);
-    if (set.length > 1) loops.push(set.sort());
-  };
-  for (const v of next.keys()) if (!index.has(v)) visit(v);
-  return loops;
+/** Each import that reaches up a layer: "from -> to". */
+function upwardImports(g: ImportGraph): string[] {
+  return [...g.imports].flatMap(([f, { edges }]) =>
+    edges
+      .filter((e) => layerOf(folderOf(g, e.to)) < layerOf(folderOf(g, f)))
+      .map((e) => `${nameIn(g, f)} -> ${nameIn(g, e.to)}`),
+  );
+}
+
+/** Each import of a folder of ONLY_FROM by a folder it does not name: "from -> to". */
+function importsNotAllowed(g: ImportGraph): string[] {
+  return [...g.imports].flatMap(([f, { edges }]) =>
+    edges
+      .filter((e) => {
+        const [from, to] = [folderOf(g, f), folderOf(g, e.to).split("/")[0]!];
+        return Object.hasOwn(ONLY_FROM, to) && from.split("/")[0] !== to && !ONLY_FROM[to]!.includes(from);
+      })
+      .map((e) => `${nameIn(g, f)} -> ${nameIn(g, e.to)}`),
+  );
+}
+
+/** Each import() whose target TypeScript cannot read, but those COMPUTED_IMPORTS names. */
+function computedImports(g: ImportGraph): string[] {
+  return [...g.imports].flatMap(([f, { computed }]) =>
+    computed
+      .filter((c) => !(COMPUTED_IMPORTS[nameIn(g, f)] ?? []).includes(c.replace(/^line \d+: /, "")))
+      .map((c) => `${nameIn(g, f)} ${c}`),
+  );
 }
 
 describe("imports", () => {
@@ -174,17 +159,20 @@ describe("imports", () => {
 
 describe("the layers", () => {
   it("place every folder of src/", () => {
-    const unplaced = [...new Set(files.map(folderOf))].filter((folder) => layerOf(folder) < 0);
+    const unplaced = [...new Set(files.map((f) => folderOf(src, f)))].filter((folder) => layerOf(folder) < 0);
     expect(unplaced).toEqual([]);
   });
 
   it("no import reaches up a layer: at load time, on demand or for a type", () => {
-    const upward = [...graph].flatMap(([f, edges]) =>
-      edges
-        .filter((e) => layerOf(folderOf(e.to)) < layerOf(folderOf(f)))
-        .map((e) => `${name(f)} -> ${name(e.to)}`),
-    );
-    expect(upward).toEqual([]);
+    expect(upwardImports(src)).toEqual([]);
+  });
+
+  it("the sandbox is imported only by the entry point and the sandbox command (ONLY_FROM)", () => {
+    expect(importsNotAllowed(src)).toEqual([]);
+  });
+
+  it("every import() in src/ says where it goes in a literal, TypeScript's to read", () => {
+    expect(computedImports(src)).toEqual([]);
   });
 
   it("no loop between folders (a command's folder counts as one)", () => {
@@ -205,9 +193,53 @@ describe("the layers", () => {
   it("each limit and fact (an exported UPPER_CASE constant) is defined once", () => {
     const defined = new Map<string, string[]>();
     for (const f of files)
-      for (const m of readFileSync(f, "utf8").matchAll(/^export const ([A-Z][A-Z0-9_]*)\b/gm))
-        defined.set(m[1]!, [...(defined.get(m[1]!) ?? []), name(f)]);
+      for (const limit of src.imports.get(f)!.limits)
+        defined.set(limit, [...(defined.get(limit) ?? []), name(f)]);
     expect([...defined].filter(([, where]) => where.length > 1)).toEqual([]);
+  });
+});
+
+describe("the reading of imports, on a program of a few files", () => {
+  // Each file of risk/ (a service) reaches the program, two layers out, in another way.
+  const FIXTURE = "/fixture/src";
+  const program = (files: Record<string, string>) =>
+    importGraph(FIXTURE, new Map(Object.entries(files).map(([f, text]) => [join(FIXTURE, f), text])));
+  const fixture = program({
+    "program.ts": "export const COMMANDS = {};\nexport type Program = object;\n",
+    "json/exact.ts": "export const parse = JSON.parse;\n",
+    "risk/ok.ts": 'import { parse } from "../json/exact.js";\nexport const read = parse;\n',
+    "risk/template.ts": "export const load = () => import(`../program.js`);\n",
+    "risk/type.ts": 'import type { Program } from "../program.js";\nexport let p: Program | undefined;\n',
+    "risk/re-export.ts": 'export { COMMANDS } from "../program.js";\n',
+    "risk/type-query.ts": 'export let m: typeof import("../program.js") | undefined;\n',
+    "risk/computed.ts": 'const at = "../program.js";\nexport const load = () => import(at);\n',
+    "context.ts": 'export const start = () => import("./sandbox/server.js");\n',
+    "sandbox/server.ts": "export const startSandbox = () => {};\n",
+  });
+
+  it.each([
+    ["an import() of a template literal", "risk/template.ts"],
+    ["an import type", "risk/type.ts"],
+    ["a re-export", "risk/re-export.ts"],
+    ['an import("…") as a type', "risk/type-query.ts"],
+  ])("%s that reaches up a layer is caught", (_, file) => {
+    expect(upwardImports(fixture)).toContain(`${file} -> program.ts`);
+  });
+
+  it("an import down a layer is not, and each edge resolves to the .ts file", () => {
+    expect(upwardImports(fixture).filter((e) => e.startsWith("risk/ok.ts"))).toEqual([]);
+    expect(fixture.imports.get(join(FIXTURE, "risk/ok.ts"))!.edges).toEqual([
+      { to: join(FIXTURE, "json/exact.ts"), eager: true },
+    ]);
+    expect(fixture.imports.get(join(FIXTURE, "risk/type.ts"))!.edges[0]!.eager).toBe(false);
+  });
+
+  it("an import() of a computed target is reported, with its line", () => {
+    expect(computedImports(fixture)).toEqual(["risk/computed.ts line 2: import(at)"]);
+  });
+
+  it("the context reaching the sandbox is caught (ONLY_FROM)", () => {
+    expect(importsNotAllowed(fixture)).toEqual(["context.ts -> sandbox/server.ts"]);
   });
 });
 
@@ -281,22 +313,6 @@ const BUDGETS: Record<string, { files: string[]; packages: string[]; builtins?: 
   },
 };
 
-/** The files and packages `entry` loads at start. */
-function loadedAtStart(entry: string): { files: string[]; packages: string[] } {
-  const seen = new Set<string>();
-  const packages = new Set<string>();
-  const queue = [join(SRC, entry)];
-  while (queue.length) {
-    const f = queue.pop()!;
-    if (seen.has(f)) continue;
-    seen.add(f);
-    for (const e of imports.get(f)?.edges ?? []) if (e.eager) queue.push(e.to);
-    for (const p of imports.get(f)?.packages ?? []) packages.add(p);
-  }
-  seen.delete(join(SRC, entry));
-  return { files: [...seen].map(name).sort(), packages: [...packages].sort() };
-}
-
 describe("the entry points", () => {
   const build = readFileSync(join(ROOT, "scripts/build.mjs"), "utf8");
   const entries = [...build.matchAll(/entryPoints:\s*\{([^}]*)\}/g)].flatMap((m) =>
@@ -311,7 +327,7 @@ describe("the entry points", () => {
 
   for (const [entry, budget] of Object.entries(BUDGETS)) {
     it(`${entry} loads at start only what its budget allows`, () => {
-      const loaded = loadedAtStart(entry);
+      const loaded = loadedAtStart(src, entry);
       expect(loaded.files.filter((f) => !budget.files.includes(f))).toEqual([]);
       const [builtins, packages] = [true, false].map((node) =>
         loaded.packages.filter((p) => p.startsWith("node:") === node),

@@ -5,6 +5,7 @@ import {
   AGENT_SECTIONS,
   assessRisk,
   liquidityShare,
+  type RiskRule,
   reaches,
   THRESHOLDS,
   thresholdTable,
@@ -160,6 +161,63 @@ describe("assessRisk", () => {
     for (const rule of THRESHOLDS) expect(table).toContain(rule.label);
     expect(table).toContain("fresh dev wallet");
     expect(table).toContain("rug status");
+  });
+});
+
+describe("a rule of the table", () => {
+  it("reads a text field's words into levels: the agents' rug_status as a rule of its own", () => {
+    const rule: RiskRule = {
+      id: "agent_rug_status",
+      read: "words",
+      label: "service rug status",
+      measure: "rug_status",
+      field: "rug_status",
+      levels: { high: ["HIGH_RISK"], medium: ["CAUTION"] },
+      safe: [],
+      help: ["CAUTION", "HIGH_RISK"],
+    };
+    const verdict = (status: unknown) => assessRisk({ rug_status: status }, AGENT_SECTIONS, [rule]);
+    expect(verdict(" caution ")).toEqual({
+      level: "medium",
+      reasons: [
+        {
+          level: "medium",
+          rule: "service rug status",
+          field: "rug_status",
+          value: " caution ",
+          unit: null,
+          threshold: "CAUTION",
+        },
+      ],
+    });
+    expect(verdict("HIGH_RISK").reasons[0]).toMatchObject({ level: "high", threshold: "HIGH_RISK" });
+    expect(verdict("SOMETHING_NEW")).toEqual({ level: "low", reasons: [] });
+    expect(verdict(3)).toEqual({ level: "low", reasons: [] });
+  });
+
+  it("reads a field of the record's own section, named in the rule by the section's role", () => {
+    const rule: RiskRule = {
+      id: "top10",
+      read: "number",
+      label: "top-10 holding",
+      measure: "top_10_holder_percentage",
+      field: "holders.top_10_holder_percentage",
+      direction: ">=",
+      medium: "50",
+      high: "80",
+    };
+    const agent = { agent_holder_insights: { top_10_holder_percentage: "60" } };
+    expect(assessRisk(agent, AGENT_SECTIONS, [rule]).reasons).toEqual([
+      {
+        level: "medium",
+        rule: "top-10 holding",
+        field: "agent_holder_insights.top_10_holder_percentage",
+        value: "60",
+        unit: "%",
+        threshold: ">= 50",
+      },
+    ]);
+    expect(assessRisk(agent, undefined, [rule]).level).toBe("low");
   });
 });
 

@@ -53,8 +53,7 @@ export async function runLogin(
     const { checkKey, rejectedError, uncheckedError } = await import("./verify.js");
     const check = await checkKey(ctx, key);
     if (check.verdict === "rejected") {
-      const { SANDBOX_API_KEY } = await import("../../sandbox/tokens.js");
-      const hint = sandbox ? `; the sandbox takes only its demo key, ${SANDBOX_API_KEY}` : "";
+      const hint = sandbox ? `; the sandbox takes only its demo key, ${await ctx.settings.sandboxKey()}` : "";
       throw rejectedError(check, "the key", `; nothing saved${hint}`);
     }
     if (check.verdict === "unchecked")
