@@ -1,10 +1,10 @@
-import { type ListRecordKind, RECORD_SHAPES, type Shape } from "./fields.js";
-import type { RecordKind } from "./schemas.js";
+import { type RecordKind, shapeOf } from "../contract/endpoints.js";
+import type { Shape } from "../contract/shapes.js";
 
 // The client-mode record check (schemas.ts, mode "client") written out by hand for the hot loop,
 // where it runs on every record of every page: a record is an object (not an array, not null),
 // and each section its shape names is, when present, an object or null. It reads the same shapes
-// (fields.ts). It only ever accepts what the schema accepts; whatever it does not accept goes to
+// (contract/shapes.ts). It only ever accepts what the schema accepts; whatever it does not accept goes to
 // the schema, which then accepts it after all or names the problem in its own words.
 
 function sectionsOf(shape: Shape): string[] {
@@ -13,9 +13,8 @@ function sectionsOf(shape: Shape): string[] {
     .map(([key]) => key);
 }
 
-const SECTIONS = Object.fromEntries(
-  Object.entries(RECORD_SHAPES).map(([kind, shape]) => [kind, sectionsOf(shape)]),
-) as unknown as Record<ListRecordKind, readonly string[]>;
+/** Each kind's sections, read from its shape once. */
+const SECTIONS = new Map<RecordKind, readonly string[]>();
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -23,9 +22,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** Whether a record certainly passes the client-mode check for its kind. */
 export function passesClientCheck(record: unknown, kind: RecordKind): boolean {
-  if (kind === "any") return true;
+  const shape = shapeOf(kind);
+  if (!shape) return true;
   if (!isObject(record)) return false;
-  const sections = SECTIONS[kind];
+  let sections = SECTIONS.get(kind);
+  if (!sections) {
+    sections = sectionsOf(shape);
+    SECTIONS.set(kind, sections);
+  }
   for (let i = 0; i < sections.length; i++) {
     const section = record[sections[i]!];
     if (section !== undefined && section !== null && !isObject(section)) return false;

@@ -1,16 +1,15 @@
 import * as z from "zod/mini";
-import { isDecimalText } from "../numbers/decimal.js";
+import { type RecordKind, shapeOf } from "../contract/endpoints.js";
 import {
   ASK_TOKEN_DETAIL,
   type FieldSpec,
   isAbsentOk,
-  type ListRecordKind,
   OPTIONAL_KEYS,
-  RECORD_SHAPES,
   type Shape,
-} from "./fields.js";
+} from "../contract/shapes.js";
+import { isDecimalText } from "../numbers/decimal.js";
 
-// Two readings of one description (fields.ts):
+// Two readings of one description (contract/shapes.ts):
 // - "client": what tokenintel requires of a live service that drifts: a record is an object, and
 //   each section it has is an object (or null). Leaves are not checked: numbers come as
 //   decimal strings or JSON numbers, fields get renamed and added, and every formatter takes any
@@ -120,15 +119,16 @@ export interface Pagination {
 }
 
 /** "any": records of an endpoint the spec does not describe (`tokenintel api --paginate`). */
-export type RecordKind = ListRecordKind | "any";
+export type { RecordKind } from "../contract/endpoints.js";
 
 const cache = new Map<string, Schema>();
 export function recordSchemaFor(kind: RecordKind, mode: Mode = "client"): Schema {
-  if (kind === "any") return z.unknown();
+  const shape = shapeOf(kind);
+  if (!shape) return z.unknown();
   const key = `${kind}:${mode}`;
   let schema = cache.get(key);
   if (!schema) {
-    schema = recordSchema(RECORD_SHAPES[kind], mode);
+    schema = recordSchema(shape, mode);
     cache.set(key, schema);
   }
   return schema;

@@ -1,25 +1,11 @@
 import type { Chain } from "./api.js";
+import type { Shape } from "./shapes.js";
 
 // What the registry (endpoints.ts) says of each endpoint: the shape of one entry, the parts it may go
 // without, and its MCP tool.
 
 /** The kinds of token list a command takes: --tickers, --addresses, --ids. */
 export type SelectorKind = "ticker" | "address" | "id";
-
-/** The record kinds the registry's endpoints answer ("any": a shape the docs do not show). */
-export const RECORD_KINDS = [
-  "market",
-  "directory",
-  "agents",
-  "ta",
-  "trending",
-  "smart-money",
-  "staking",
-  "history",
-  "ask",
-  "any",
-] as const;
-export type EndpointRecordKind = (typeof RECORD_KINDS)[number];
 
 /** The parts of a token's identity a record carries. */
 export type IdentityRole = "id" | "symbol" | "name" | "address";
@@ -59,8 +45,11 @@ export interface EndpointSpec {
   selectorRequired: boolean;
   /** Items one selector parameter may carry; longer lists are split over requests. */
   maxSelectorItems: number;
-  /** The record kind its answer's `data` holds. */
-  record: EndpointRecordKind;
+  /**
+   * The shape of each record of its answer's `data` list (a list endpoint); none for an answer of
+   * its own form (ask's, history's series) or one the docs do not show.
+   */
+  shape?: Shape;
   /**
    * Where its records say which token they are (dot paths): the identity reader
    * (contract/identity.ts) reads them, after the paths the other records share.

@@ -8,16 +8,24 @@ import { MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 // `api --list` and the MCP server read it; test/unit/registry.test.ts holds every entry to its parts.
 
 export type {
-  EndpointRecordKind,
   EndpointSpec,
   IdentityRole,
   McpPart,
   SelectorKind,
   Without,
 } from "./endpoint-spec.js";
-export { RECORD_KINDS } from "./endpoint-spec.js";
 
 import type { EndpointSpec } from "./endpoint-spec.js";
+import {
+  AGENT_RECORD,
+  DIRECTORY_RECORD,
+  MARKET_RECORD,
+  type Shape,
+  SMART_MONEY_RECORD,
+  STAKING_RECORD,
+  TA_RECORD,
+  TRENDING_RECORD,
+} from "./shapes.js";
 
 const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
 const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
@@ -48,7 +56,6 @@ function undocumented(path: string, o: { method?: "GET" | "POST"; price?: string
     selectors: {},
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "any",
     views: [],
     price: o.price ?? DATA_PRICE,
     keyOptional: true,
@@ -69,7 +76,7 @@ export const ENDPOINTS = {
     selectors: TOKEN_LISTS,
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "market",
+    shape: MARKET_RECORD,
     identity: { id: "id", symbol: "token_info.symbol" },
     views: ["overview", "holders", "risk", "social", "dev"],
     price: DATA_PRICE,
@@ -105,7 +112,7 @@ export const ENDPOINTS = {
     selectors: { address: "token_addresses" },
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "directory",
+    shape: DIRECTORY_RECORD,
     identity: { id: "id", symbol: "symbol" },
     views: ["default"],
     price: DATA_PRICE,
@@ -129,7 +136,7 @@ export const ENDPOINTS = {
     selectors: { ticker: "agent_tickers", address: "agent_addresses", id: "agent_ids" },
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "agents",
+    shape: AGENT_RECORD,
     identity: { id: "id", symbol: "agent_info.symbol" },
     views: ["default"],
     price: DATA_PRICE,
@@ -160,7 +167,7 @@ export const ENDPOINTS = {
     selectors: TOKEN_LISTS,
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "ta",
+    shape: TA_RECORD,
     identity: { id: "token_id", symbol: "token_symbol" },
     views: ["change", "rsi", "support", "resistance", "sma"],
     price: DATA_PRICE,
@@ -202,7 +209,7 @@ export const ENDPOINTS = {
     selectors: {},
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "trending",
+    shape: TRENDING_RECORD,
     identity: { id: "token_id", symbol: "token_symbol" },
     views: ["overview"],
     price: DATA_PRICE,
@@ -233,7 +240,7 @@ export const ENDPOINTS = {
     path: "/v1/smart-money-trends",
     aliases: ["/v1/smart-money-trends/"],
     ...BASE_TOKEN_LIST,
-    record: "smart-money",
+    shape: SMART_MONEY_RECORD,
     identity: { symbol: "symbol" },
     views: ["flows"],
     price: DATA_PRICE,
@@ -262,7 +269,7 @@ export const ENDPOINTS = {
     newerPath: "/v1/staking-intelligence",
     aliases: ["/v1/stake-trends/", "/v1/staking-intelligence/"],
     ...BASE_TOKEN_LIST,
-    record: "staking",
+    shape: STAKING_RECORD,
     identity: {
       id: "staking_details.contract_address",
       symbol: "staking_details.ticker",
@@ -301,7 +308,6 @@ export const ENDPOINTS = {
     selectors: { ticker: "token_ticker", address: "token_address", id: "token_id" },
     selectorRequired: true,
     maxSelectorItems: 1,
-    record: "history",
     identity: { id: "token_id", symbol: "token_symbol" },
     views: ["default"],
     price: DATA_PRICE,
@@ -325,7 +331,6 @@ export const ENDPOINTS = {
     selectors: {},
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
-    record: "ask",
     views: ["default"],
     price: DATA_PRICE,
     keyOptional: false,
@@ -352,6 +357,16 @@ export const ENDPOINTS = {
 
 export type EndpointName = keyof typeof ENDPOINTS;
 export const ENDPOINT_NAMES = Object.keys(ENDPOINTS) as EndpointName[];
+
+/** The kinds of record a page holds: each list endpoint's own (its entry's name), or "any". */
+export type RecordKind =
+  | { [K in EndpointName]: (typeof ENDPOINTS)[K] extends { shape: Shape } ? K : never }[EndpointName]
+  | "any";
+
+/** The shape of a kind's records (undefined for "any": an endpoint the docs do not show). */
+export function shapeOf(kind: RecordKind): Shape | undefined {
+  return kind === "any" ? undefined : (ENDPOINTS[kind] as EndpointSpec).shape;
+}
 
 /** Every path an endpoint answers to: both generations and the aliases. */
 export function pathsOf(endpoint: EndpointSpec): string[] {

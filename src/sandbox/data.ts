@@ -2,7 +2,7 @@
 // types, built on demand so that even 100,000 tokens cost little memory. Nulls and absent sections
 // appear where the spec says they can.
 
-import { SOCIAL_WINDOWS, TA_INTERVALS } from "../api/fields.js";
+import { SOCIAL_WINDOWS, TA_INTERVALS } from "../contract/shapes.js";
 import { isDecimalText } from "../numbers/decimal.js";
 import { hash32, rng, type TokenBase, TokenSet } from "./tokens.js";
 

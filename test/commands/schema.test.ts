@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { dotPaths, MARKET_RECORD } from "../../src/api/fields.js";
 import MARKET_COMMAND from "../../src/commands/market/index.js";
+import { dotPaths, MARKET_RECORD } from "../../src/contract/shapes.js";
 import { COMMANDS, HIDDEN_COMMANDS } from "../../src/program.js";
 import { useServers } from "../e2e/fixtures.js";
 import { run } from "./harness.js";

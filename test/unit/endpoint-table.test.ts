@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeIssue, recordSchemaFor } from "../../src/api/schemas.js";
+import { describeIssue, recordSchemaFor, schemaFor } from "../../src/api/schemas.js";
 import { AGENTS } from "../../src/commands/agents/definition.js";
 import { PATH_SHAPES } from "../../src/commands/complete/run.js";
 import { DIRECTORY } from "../../src/commands/directory/definition.js";
@@ -9,6 +9,7 @@ import { STAKING } from "../../src/commands/staking/definition.js";
 import { TA } from "../../src/commands/ta/definition.js";
 import { TRENDING } from "../../src/commands/trending/definition.js";
 import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/contract/endpoints.js";
+import { type Shape, STAKING_ACTIVITY } from "../../src/contract/shapes.js";
 import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 
@@ -96,8 +97,10 @@ describe("the endpoint table", () => {
 });
 
 describe("the sandbox's answers on the new endpoints are the documented shapes (issue 35 item 8)", () => {
-  const strict = (kind: Parameters<typeof recordSchemaFor>[0], record: unknown, where: string) => {
-    const r = recordSchemaFor(kind, "strict").safeParse(record);
+  const strict = (kind: Parameters<typeof recordSchemaFor>[0] | Shape, record: unknown, where: string) => {
+    const r = (
+      typeof kind === "string" ? recordSchemaFor(kind, "strict") : schemaFor(kind, "strict")
+    ).safeParse(record);
     expect(r.success, `${where}: ${r.success ? "" : describeIssue(r.error)}`).toBe(true);
   };
 
@@ -120,7 +123,7 @@ describe("the sandbox's answers on the new endpoints are the documented shapes (
       }>) {
         strict("staking", rest, path);
         expect(staking_activities.length).toBeGreaterThan(0);
-        for (const a of staking_activities) strict("staking-activity", a, `${path} activity`);
+        for (const a of staking_activities) strict(STAKING_ACTIVITY, a, `${path} activity`);
       }
       const tvl = path === ENDPOINTS.staking.newerPath ? "tvl_usd" : "tvl";
       for (const r of st.body.data as Array<{ staking_details: object }>)

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MARKET_RECORD } from "../../src/api/fields.js";
 import { readPage } from "../../src/api/pager.js";
 import { chooseColumns } from "../../src/commands/data/definition.js";
 import { checkPaths } from "../../src/commands/data/path-flags.js";
 import { MARKET } from "../../src/commands/market/definition.js";
+import { MARKET_RECORD } from "../../src/contract/shapes.js";
 import { CliError } from "../../src/errors.js";
 import { durationSchema, parseValue as parseFlag, splitList, wholeNumber } from "../../src/flags/values.js";
 import { parseJson } from "../../src/json/exact.js";

@@ -281,7 +281,7 @@ const BUDGETS: Record<string, { files: string[]; packages: string[]; builtins?: 
       "contract/api.ts",
       "contract/endpoints.ts",
       "contract/endpoint-spec.ts",
-      "api/fields.ts",
+      "contract/shapes.ts",
     ],
     packages: [],
   },

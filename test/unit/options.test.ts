@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MARKET_RECORD } from "../../src/api/fields.js";
 import { checkPaths } from "../../src/commands/data/path-flags.js";
 import { MAX_BODY_CAP_BYTES } from "../../src/contract/limits.js";
+import { MARKET_RECORD } from "../../src/contract/shapes.js";
 import { UsageError } from "../../src/errors.js";
 import {
   durationSchema,

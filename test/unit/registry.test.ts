@@ -1,13 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { dotPaths, RECORD_SHAPES } from "../../src/api/fields.js";
-import { AGENTS } from "../../src/commands/agents/definition.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { DataCommandDefinition } from "../../src/commands/data/definition.js";
-import { DIRECTORY } from "../../src/commands/directory/definition.js";
-import { MARKET } from "../../src/commands/market/definition.js";
-import { SMART_MONEY } from "../../src/commands/smart-money/definition.js";
-import { STAKING } from "../../src/commands/staking/definition.js";
-import { TA } from "../../src/commands/ta/definition.js";
-import { TRENDING } from "../../src/commands/trending/definition.js";
 import {
   ENDPOINT_NAMES,
   ENDPOINTS,
@@ -17,6 +9,7 @@ import {
   type Without,
 } from "../../src/contract/endpoints.js";
 import { IDENTITY_PATHS, identityOf } from "../../src/contract/identity.js";
+import { dotPaths } from "../../src/contract/shapes.js";
 import { COMMANDS } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 
@@ -28,16 +21,16 @@ const entries = ENDPOINT_NAMES.map((name) => [name, ENDPOINTS[name] as EndpointS
 const reason = (part: unknown): string | undefined =>
   part && typeof part === "object" && "none" in part ? (part as Without).none : undefined;
 
-/** The data commands' definitions, by command name (a data command is an entry with a list record). */
-const DEFINITIONS: Record<string, DataCommandDefinition> = {
-  market: MARKET,
-  directory: DIRECTORY,
-  agents: AGENTS,
-  ta: TA,
-  trending: TRENDING,
-  "smart-money": SMART_MONEY,
-  staking: STAKING,
-};
+/** The data commands' definitions, by command name: each command module carries its own. */
+const DEFINITIONS: Record<string, DataCommandDefinition> = {};
+beforeAll(async () => {
+  for (const [, e] of entries) {
+    if (typeof e.command !== "string") continue;
+    const module = (await COMMANDS[e.command]!()).default;
+    const definition = await module.definition?.();
+    if (definition) DEFINITIONS[e.command] = definition;
+  }
+});
 
 describe("the registry", () => {
   it("every entry has a command, or a documented reason", () => {
@@ -78,7 +71,7 @@ describe("the registry", () => {
       expect(tool.title.length, name).toBeGreaterThan(3);
       expect(tool.description.length, name).toBeGreaterThan(40);
       expect(tool.compact.length, name).toBeGreaterThan(0);
-      const shape = RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES];
+      const shape = e.shape;
       if (shape) {
         const paths = new Set(dotPaths(shape));
         for (const field of tool.compact) expect(paths.has(field), `${name}: compact ${field}`).toBe(true);
@@ -101,17 +94,15 @@ describe("the registry", () => {
   });
 
   it("a data command's definition is its entry's: path, page size, selectors, record shape, views", () => {
-    const dataCommands = entries.filter(
-      ([, e]) => typeof e.command === "string" && e.record in RECORD_SHAPES,
-    );
+    const dataCommands = entries.filter(([, e]) => typeof e.command === "string" && e.shape);
     expect(dataCommands.map(([, e]) => e.command).sort()).toEqual(Object.keys(DEFINITIONS).sort());
     for (const [name, e] of dataCommands) {
       const def = DEFINITIONS[e.command as string]!;
-      expect(def.endpoint, name).toMatchObject({ path: e.path, kind: e.record, pageSize: e.pageSize });
+      expect(def.endpoint, name).toMatchObject({ path: e.path, kind: name, pageSize: e.pageSize });
       expect(def.newerPath, name).toBe(e.newerPath);
       expect(def.selectors, name).toEqual(e.selectors);
       expect(def.selectorRequired, name).toBe(e.selectorRequired);
-      expect(def.shape, name).toBe(RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES]);
+      expect(def.shape, name).toBe(e.shape);
       expect(Object.keys(def.table.views), name).toEqual([...e.views]);
       expect(def.table.defaultView, name).toBe(e.views[0]);
     }
@@ -119,8 +110,7 @@ describe("the registry", () => {
 
   it("an entry's identity paths are read by the one identity reader, and are paths of its records", () => {
     for (const [name, e] of entries) {
-      const shape = RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES];
-      const paths = shape ? new Set(dotPaths(shape)) : undefined;
+      const paths = e.shape ? new Set(dotPaths(e.shape)) : undefined;
       for (const [part, path] of Object.entries(e.identity ?? {})) {
         expect(IDENTITY_PATHS[part as keyof typeof IDENTITY_PATHS], `${name}: ${part}`).toContain(path);
         if (paths) expect(paths.has(path), `${name}: ${path}`).toBe(true);

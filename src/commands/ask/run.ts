@@ -1,10 +1,10 @@
 import type { ApiClient } from "../../api/client.js";
-import { ASK_TOKEN_DETAIL } from "../../api/fields.js";
 import { askDataSchema, describeIssue } from "../../api/schemas.js";
 import { serverMessage } from "../../api/server-message.js";
 import type { RunContext } from "../../context.js";
 import type { Chain } from "../../contract/api.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { ASK_TOKEN_DETAIL } from "../../contract/shapes.js";
 import { ApiError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import { pickPaths } from "../../json/dot-paths.js";

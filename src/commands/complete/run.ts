@@ -1,13 +1,11 @@
-import { dotPaths, RECORD_SHAPES, type Shape } from "../../api/fields.js";
 import { ENDPOINTS, type EndpointSpec } from "../../contract/endpoints.js";
+import { dotPaths, type Shape } from "../../contract/shapes.js";
 import { INDEX_CHAINS, type IndexChain, readIndex } from "../../token-index/store.js";
 
 /** The record shape of each command whose flags take dot paths: its registry entry's record's. */
 export const PATH_SHAPES: Record<string, Shape> = Object.fromEntries(
   Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((e) =>
-    typeof e.command === "string" && e.record in RECORD_SHAPES
-      ? [[e.command, RECORD_SHAPES[e.record as keyof typeof RECORD_SHAPES]]]
-      : [],
+    typeof e.command === "string" && e.shape ? [[e.command, e.shape]] : [],
   ),
 );
 

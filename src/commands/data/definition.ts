@@ -1,8 +1,8 @@
-import { type ListRecordKind, RECORD_SHAPES, type Shape } from "../../api/fields.js";
 import type { Endpoint } from "../../api/pager.js";
 import type { SelectorKind } from "../../api/records.js";
 import type { Chain } from "../../contract/api.js";
-import type { EndpointSpec } from "../../contract/endpoints.js";
+import type { EndpointSpec, RecordKind } from "../../contract/endpoints.js";
+import type { Shape } from "../../contract/shapes.js";
 import type { Column } from "../../output/columns.js";
 
 // What a data command is, as data: its endpoint, the shape of its records, how it selects tokens
@@ -60,8 +60,8 @@ export function dataCommand(
     shape?: Shape;
   },
 ): DataCommandDefinition {
-  const kind = spec.record as ListRecordKind;
-  if (typeof spec.command !== "string" || !(kind in RECORD_SHAPES))
+  const kind = spec.command as RecordKind;
+  if (typeof spec.command !== "string" || !spec.shape)
     throw new Error(`${spec.path}: the registry gives it no data command`);
   return {
     name: spec.command,
@@ -73,7 +73,7 @@ export function dataCommand(
       keyOptional: spec.keyOptional,
     },
     newerPath: spec.newerPath,
-    shape: o.shape ?? RECORD_SHAPES[kind],
+    shape: o.shape ?? spec.shape,
     table: { views: o.views, defaultView: spec.views[0]! },
     selectors: spec.selectors,
     chainRequired: spec.chainRequired,

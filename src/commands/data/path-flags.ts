@@ -1,4 +1,4 @@
-import { dotPaths, type Shape } from "../../api/fields.js";
+import { dotPaths, type Shape } from "../../contract/shapes.js";
 import { UsageError } from "../../errors.js";
 import { closest } from "../../help/hints.js";
 import { unsafeSegment } from "../../json/dot-paths.js";

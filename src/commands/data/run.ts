@@ -1,4 +1,3 @@
-import type { Shape } from "../../api/fields.js";
 import {
   firstRequest,
   type Progress,
@@ -9,6 +8,7 @@ import {
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
+import type { Shape } from "../../contract/shapes.js";
 import { ApiError, CliError } from "../../errors.js";
 import type { OutputFormat } from "../../flags/formats.js";
 import type { Column } from "../../output/columns.js";

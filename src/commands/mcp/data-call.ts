@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { Delivery } from "../../api/delivery.js";
-import { dotPaths } from "../../api/fields.js";
 import type { Requester } from "../../api/pager.js";
 import { type RecordQuery, type RecordStreamResult, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
+import { dotPaths } from "../../contract/shapes.js";
 import { CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
 import { getPath, pickPaths } from "../../json/dot-paths.js";
 import type { DataCommandDefinition } from "../data/definition.js";

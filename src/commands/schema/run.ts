@@ -1,5 +1,5 @@
-import { type FieldSpec, isAbsentOk, type Shape } from "../../api/fields.js";
 import type { RunContext } from "../../context.js";
+import { type FieldSpec, isAbsentOk, type Shape } from "../../contract/shapes.js";
 import { UsageError } from "../../errors.js";
 import { GLOBAL_FLAGS } from "../../flags/global.js";
 import type { Flag, FlagKind, FlagTable } from "../../flags/table.js";

@@ -1,5 +1,5 @@
-import { FLOW_WINDOWS } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { FLOW_WINDOWS } from "../../contract/shapes.js";
 import { subtractDecimals } from "../../numbers/decimal.js";
 import { identity } from "../../output/column-sets.js";
 import { type Column, cellValue, col } from "../../output/columns.js";

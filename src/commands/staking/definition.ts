@@ -1,5 +1,5 @@
-import { STAKING_ACTIVITY } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { STAKING_ACTIVITY } from "../../contract/shapes.js";
 import { identity } from "../../output/column-sets.js";
 import { type Column, cellValue, col } from "../../output/columns.js";
 import { formatPlain } from "../../output/format.js";

@@ -1,5 +1,5 @@
-import { INDICATOR_INTERVALS, TA_INTERVALS } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { INDICATOR_INTERVALS, TA_INTERVALS } from "../../contract/shapes.js";
 import { getPath } from "../../json/dot-paths.js";
 import { identity, updated } from "../../output/column-sets.js";
 import { type CellFormat, type Column, col } from "../../output/columns.js";

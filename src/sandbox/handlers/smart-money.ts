@@ -1,5 +1,5 @@
-import { FLOW_WINDOWS } from "../../api/fields.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
+import { FLOW_WINDOWS } from "../../contract/shapes.js";
 import { draw, type Handler, namedTokens, paid } from "./context.js";
 
 const round = (n: number, digits: number) => Number(n.toFixed(digits));

@@ -1,5 +1,7 @@
-// The API's record shapes as plain data, from ../shared/spec/api.md. One description serves the zod
-// schemas (client and sandbox), the list of valid --fields paths, and the sandbox's data generator.
+// The API's record shapes as plain data: what the contract and the provider's docs say a record
+// holds (docs/api-notes.md). Each registry entry (endpoints.ts) names its record's shape; one
+// description serves the zod schemas (client and sandbox), the list of valid --fields paths, and
+// the sandbox's data generator.
 // Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "numeric" (a decimal string
 // or a JSON number: sources disagree), "int", "number", "bool", "url"; a trailing "?" marks a field
 // the spec shows as null in samples, a trailing "~" one that may be absent. A section that may be
@@ -307,19 +309,6 @@ export const ASK_TOKEN_DETAIL: Shape = {
   last_24_hrs_volume: "decimal",
   last_24_hrs_price_high: "decimal",
 };
-
-/** The record kinds whose answers are lists of records, and the shape of each. */
-export const RECORD_SHAPES = {
-  market: MARKET_RECORD,
-  directory: DIRECTORY_RECORD,
-  agents: AGENT_RECORD,
-  ta: TA_RECORD,
-  trending: TRENDING_RECORD,
-  "smart-money": SMART_MONEY_RECORD,
-  staking: STAKING_RECORD,
-  "staking-activity": STAKING_ACTIVITY,
-} as const satisfies Record<string, Shape>;
-export type ListRecordKind = keyof typeof RECORD_SHAPES;
 
 /** Every dot path in a shape, objects included (`token_info` and `token_info.symbol`). */
 export function dotPaths(shape: Shape, prefix = ""): string[] {
