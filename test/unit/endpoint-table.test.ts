@@ -1,33 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeIssue, recordSchemaFor, schemaFor } from "../../src/api/schemas.js";
-import { AGENTS } from "../../src/commands/agents/definition.js";
 import { PATH_SHAPES } from "../../src/commands/complete/run.js";
-import { DIRECTORY } from "../../src/commands/directory/definition.js";
-import { MARKET } from "../../src/commands/market/definition.js";
-import { SMART_MONEY } from "../../src/commands/smart-money/definition.js";
-import { STAKING } from "../../src/commands/staking/definition.js";
-import { TA } from "../../src/commands/ta/definition.js";
-import { TRENDING } from "../../src/commands/trending/definition.js";
+import type { DataCommandDefinition } from "../../src/commands/data/definition.js";
 import { ENDPOINTS, type EndpointSpec, pathsOf, type SelectorKind } from "../../src/contract/endpoints.js";
 import { type Shape, STAKING_ACTIVITY } from "../../src/contract/shapes.js";
 import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
+import { dataDefinitions } from "./data-definitions.js";
 
 // Issue 24 item 5: one endpoint table (src/contract/endpoints.ts), read by the client's commands and by
 // the sandbox, so that the sandbox cannot drift from the client.
 
-const SPECS = {
-  market: MARKET,
-  directory: DIRECTORY,
-  agents: AGENTS,
-  ta: TA,
-  trending: TRENDING,
-  "smart-money": SMART_MONEY,
-  staking: STAKING,
-};
-
+let SPECS: Record<string, DataCommandDefinition> = {};
 let sandbox: SandboxServer;
 beforeAll(async () => {
+  SPECS = await dataDefinitions();
   sandbox = await startSandbox({ port: 0 });
 });
 afterAll(() => sandbox.close());
@@ -42,7 +29,7 @@ const get = async (path: string, query: Record<string, string>) => {
 describe("the endpoint table", () => {
   it("is what each data command sends: path, page size, key rule, selectors and chain rule", () => {
     for (const [name, spec] of Object.entries(SPECS)) {
-      const e: EndpointSpec = ENDPOINTS[name as keyof typeof SPECS];
+      const e: EndpointSpec = ENDPOINTS[name as keyof typeof ENDPOINTS];
       expect(spec.endpoint, name).toMatchObject({
         path: e.path,
         pageSize: e.pageSize,

@@ -12,6 +12,7 @@ import { IDENTITY_PATHS, identityOf } from "../../src/contract/identity.js";
 import { dotPaths } from "../../src/contract/shapes.js";
 import { COMMANDS } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
+import { dataDefinitions } from "./data-definitions.js";
 
 // Issue 35 item 1: one registry entry per endpoint (src/contract/endpoints.ts). Every entry has a
 // sandbox handler or a documented reason, a command or a documented reason, and an MCP tool or a
@@ -22,14 +23,9 @@ const reason = (part: unknown): string | undefined =>
   part && typeof part === "object" && "none" in part ? (part as Without).none : undefined;
 
 /** The data commands' definitions, by command name: each command module carries its own. */
-const DEFINITIONS: Record<string, DataCommandDefinition> = {};
+let DEFINITIONS: Record<string, DataCommandDefinition> = {};
 beforeAll(async () => {
-  for (const [, e] of entries) {
-    if (typeof e.command !== "string") continue;
-    const module = (await COMMANDS[e.command]!()).default;
-    const definition = await module.definition?.();
-    if (definition) DEFINITIONS[e.command] = definition;
-  }
+  DEFINITIONS = await dataDefinitions();
 });
 
 describe("the registry", () => {
