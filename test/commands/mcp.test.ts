@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { generatePrivateKey } from "viem/accounts";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { useSandbox, useServers } from "../e2e/fixtures.js";
 import { sendJson } from "../e2e/hostile-server.js";
 import { run } from "./harness.js";
@@ -97,7 +97,8 @@ describe("tokenintel mcp: tools an agent can read", () => {
       expect(props[gone], gone).toBeUndefined();
     expect(tools.find((t) => t.name === "ask")!.inputSchema.required).toEqual(["question"]);
     expect(tools.find((t) => t.name === "history")!.inputSchema.required).toEqual(["chain"]);
-    expect(stderr()).toMatch(/tokenintel mcp: serving 10 tools on stdio/);
+    // Said once the SDK server has started: after the answers to initialize and tools/list (early.ts).
+    await vi.waitFor(() => expect(stderr()).toMatch(/tokenintel mcp: serving 10 tools on stdio/));
   });
 
   it("answers with the data in the text too, compact by default, and fields on request", async () => {

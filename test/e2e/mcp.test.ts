@@ -108,6 +108,57 @@ describe("tokenintel mcp: its life", () => {
     }
   });
 
+  it("answers initialize and tools/list before the SDK server starts, then the SDK answers a call", async () => {
+    const child = spawn(process.execPath, [BIN, "--sandbox", "mcp"], {
+      env: baseEnv(servers.folder()),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    // Each answer, with whether the server had said on stderr that the SDK server was serving.
+    const answers: Array<{ id: unknown; serving: boolean; result: Record<string, unknown> }> = [];
+    let buffered = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const message = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        answers.push({ id: message.id, serving: stderr.includes("serving"), result: message.result });
+        if (message.id === 1)
+          child.stdin.write(
+            frame({ method: "notifications/initialized" }) + frame({ id: 2, method: "tools/list" }),
+          );
+        if (message.id === 2)
+          child.stdin.write(
+            frame({
+              id: 3,
+              method: "tools/call",
+              params: { name: "trending", arguments: { chain: "base", limit: 2 } },
+            }),
+          );
+        if (message.id === 3) child.stdin.end();
+      }
+    });
+    child.stdin.write(initialize);
+    expect(await exited).toBe(0);
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers.map((a) => a.serving)).toEqual([false, false, true]);
+    expect((answers[1]!.result.tools as unknown[]).length).toBe(10);
+    expect((answers[2]!.result.structuredContent as Answer).count).toBe(2);
+  });
+
+  it("stdin ending right after initialize: it is answered once, then the server ends (exit 0)", async () => {
+    const r = await run(["--sandbox", "mcp"], servers.folder(), { input: initialize });
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1]);
+  });
+
   it("a call in flight when stdin ends gets an error answer, and the server exits within seconds", async () => {
     for (const mode of ["hanging", "sandbox"] as const) {
       const hanging = await servers.stub(() => {});

@@ -56,8 +56,7 @@ the server at once (exit 2). The server ends when its client closes stdin; a cal
 then answers with an error. A message of over 10 MiB without a newline ends it too, with one line
 on stderr and exit 1.`,
   async run(ctx, opts) {
-    const [{ serveMcp }, { paymentOptions }, { Context }] = await Promise.all([
-      import("./server.js"),
+    const [{ paymentOptions }, { Context }] = await Promise.all([
       import("../../payment/options.js"),
       import("../../context.js"),
     ]);
@@ -76,6 +75,15 @@ on stderr and exit 1.`,
         "mcp --pay without a daily cap: set one with --daily-cap, TOKENINTEL_DAILY_CAP in the client's entry, or 'tokenintel config set daily-cap <amount>'",
       );
     const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, v]) => v !== undefined));
-    await serveMcp({ ctx, payment: raw });
+    // A 2025-era client's initialize and tools/list are answered while the SDK is not yet loaded
+    // (early.ts); TOKENINTEL_MCP_EARLY=0 leaves them to the SDK, for the tests that compare the two.
+    const early =
+      ctx.io.env.TOKENINTEL_MCP_EARLY === "0"
+        ? undefined
+        : await import("./early.js").then((m) =>
+            m.answerEarly(ctx.io.stdin, ctx.io.stdout, Object.keys(raw).length > 0),
+          );
+    const { serveMcp } = await import("./server.js");
+    await serveMcp({ ctx, payment: raw, early });
   },
 });

@@ -3,6 +3,7 @@ import type { Context } from "../../context.js";
 import { CliError } from "../../errors.js";
 import { VERSION } from "../../version.js";
 import type { PaymentRaw } from "./call.js";
+import type { EarlyRead } from "./early.js";
 import { LineTransport } from "./stdio.js";
 import { ToolSet } from "./toolset.js";
 
@@ -17,6 +18,8 @@ export interface McpServerOptions {
   ctx: Context;
   /** --pay and its caps, given to every call of a tool that can pay. */
   payment: PaymentRaw;
+  /** What the early reader read and answered (early.ts), for the wire to read again. */
+  early?: EarlyRead;
 }
 
 /** What a call stopped by the client's going answers. */
@@ -32,9 +35,11 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** Serves on the run's stdin and stdout until the client goes away (stdin ends) or the wire fails. */
-export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void> {
+export async function serveMcp({ ctx, payment, early }: McpServerOptions): Promise<void> {
   const tools = await ToolSet.load(ctx, payment);
-  const wire = new LineTransport(ctx.io.stdin, ctx.io.stdout);
+  // Said before the wire starts: whatever is written after this line is the SDK server's.
+  ctx.io.info(`tokenintel mcp: serving ${tools.tools.length} tools on stdio (${VERSION})`);
+  const wire = new LineTransport(ctx.io.stdin, ctx.io.stdout, early);
   const closed = new Promise<void>((resolve) => {
     // serveStdio takes the wire's onclose for itself: the end is seen through close().
     const close = wire.close.bind(wire);
@@ -59,7 +64,6 @@ export async function serveMcp({ ctx, payment }: McpServerOptions): Promise<void
       await until(() => wire.unanswered.size === 0);
       await handle.close();
     })();
-  ctx.io.info(`tokenintel mcp: serving ${tools.tools.length} tools on stdio (${VERSION})`);
   await closed;
   await tools.end(ENDED);
   await tools.close();

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
+import type { EarlyRead } from "./early.js";
 
 // The stdio framing (one JSON-RPC message a line), as the server's wire under the SDK's serveStdio:
 // a line that is not JSON is answered with a parse error (-32700), one that is JSON but no
@@ -7,6 +8,8 @@ import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from "@model
 // without a word. The end of stdin does not close the wire at once: the server is told
 // (`onInputEnd`), lets the calls in flight answer, then closes it. A line longer than
 // MAX_MESSAGE_BYTES closes it at once, with the error (the client cannot be read any further).
+// What was read and answered before the wire started (early.ts) is read again first, in order, and
+// the server's own answers to those requests are not sent: the client has had one for each.
 
 /** The longest message a client may send: a line past it without a newline ends the connection. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -28,23 +31,37 @@ export class LineTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  /** The ids of requests answered before the wire started: the server's answers to them are dropped. */
+  private readonly answeredEarly: Set<string | number>;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
-  ) {}
+    private readonly early?: EarlyRead,
+  ) {
+    this.answeredEarly = new Set(early?.answered);
+  }
 
   async start(): Promise<void> {
+    if (this.early) {
+      this.onData(this.early.bytes);
+      if (this.early.error) this.fail(this.early.error);
+      if (this.closed) return;
+    }
     this.input.on("data", this.onData);
     this.input.once("end", this.onEnd);
     this.input.once("error", this.onInputError);
+    // The early reader left stdin paused: a data listener alone does not start it again.
+    if (this.early) this.input.resume();
     if (this.input.readableEnded) setImmediate(this.onEnd);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the connection is closed"));
-    if (("result" in message || "error" in message) && message.id !== undefined && message.id !== null)
+    if (("result" in message || "error" in message) && message.id !== undefined && message.id !== null) {
       this.unanswered.delete(message.id);
+      if (this.answeredEarly.delete(message.id)) return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const line = `${JSON.stringify(message)}\n`;
       if (this.output.write(line)) resolve();
