@@ -23,6 +23,10 @@ export interface McpPart {
   description: string;
   /** The dot paths of a compact answer: what an agent's context needs of each record. */
   compact: readonly string[];
+  /** The command's positional argument, as the tool's (ask's question); always required. */
+  argument?: { name: string; description: string };
+  /** Values the tool sets when the agent gives none (history's span). */
+  defaults?: Readonly<Record<string, unknown>>;
 }
 
 export interface EndpointSpec {

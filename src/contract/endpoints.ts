@@ -320,6 +320,7 @@ export const ENDPOINTS = {
       description:
         "Daily USD price, volume and market cap per token named, oldest day first (the last 30 days unless since says).",
       compact: ["token_id", "token_symbol", "days"],
+      defaults: { since: "30d" },
     },
   },
   ask: {
@@ -341,6 +342,7 @@ export const ENDPOINTS = {
       title: "Ask in plain language",
       description: "A question in plain language; the service's answer (markdown) and the tokens it names.",
       compact: ["nlpResponse", "tokenDetails"],
+      argument: { name: "question", description: "e.g. 'how is $AIXBT doing today?' (tickers with a $)" },
     },
   },
   perp: undocumented("/v1/perp-intelligence/", { newerOf: "/v1/hl-perp-trade/" }),

@@ -314,7 +314,7 @@ describe("answerEarly: when it stops reading", () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     const began = Date.now();
-    const read = answerEarly(stdin, stdout, false, waits).then((r) => ({ ...r, ms: Date.now() - began }));
+    const read = answerEarly(stdin, stdout, [], false, waits).then((r) => ({ ...r, ms: Date.now() - began }));
     const written = () => String(stdout.read() ?? "");
     return { stdin, read, written };
   };

@@ -66,8 +66,8 @@ describe("tokenintel mcp: tools an agent can read", () => {
       "trending",
       "smart_money",
       "staking",
-      "check",
       "history",
+      "check",
       "ask",
     ]);
     for (const t of tools) {

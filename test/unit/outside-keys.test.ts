@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { completePaths } from "../../src/commands/complete/run.js";
-import { rawOptions, TOOLS } from "../../src/commands/mcp/tools.js";
+import marketCommand from "../../src/commands/market/index.js";
+import { toolSpecOf } from "../../src/commands/mcp/catalog.js";
+import { rawOptions } from "../../src/commands/mcp/tools.js";
 import { OUTPUT_FLAGS } from "../../src/flags/output.js";
 import { Instruments } from "../../src/sandbox/instruments.js";
 
@@ -10,7 +12,7 @@ import { Instruments } from "../../src/sandbox/instruments.js";
 
 describe("keys an agent or a client sends", () => {
   it("rawOptions takes only the flag table's own keys (never constructor, toString or __proto__)", () => {
-    const market = TOOLS.find((t) => t.name === "market")!;
+    const market = toolSpecOf(marketCommand)!;
     const args = JSON.parse('{"constructor":"x","toString":"y","__proto__":{"json":true},"wide":true}');
     const raw = rawOptions(market, args, OUTPUT_FLAGS);
     expect(Object.keys(raw)).toEqual([]);

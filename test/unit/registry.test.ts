@@ -10,7 +10,8 @@ import {
 } from "../../src/contract/endpoints.js";
 import { IDENTITY_PATHS, identityOf } from "../../src/contract/identity.js";
 import { dotPaths } from "../../src/contract/shapes.js";
-import { COMMANDS } from "../../src/program.js";
+import { loadTools } from "../../src/commands/mcp/catalog.js";
+import { COMMANDS, fullProgram } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { dataDefinitions } from "./data-definitions.js";
 
@@ -73,6 +74,14 @@ describe("the registry", () => {
         for (const field of tool.compact) expect(paths.has(field), `${name}: compact ${field}`).toBe(true);
       }
     }
+  });
+
+  it("every MCP tool an entry names is served, from the program's command, and nothing else is", async () => {
+    const served = (await loadTools(await fullProgram(), false)).map((t) => t.spec.name);
+    const named = entries.flatMap(([, e]) => (reason(e.mcp) === undefined ? [(e.mcp as McpPart).tool] : []));
+    for (const tool of named) expect(served, tool).toContain(tool);
+    // Beside the registry's, only a command's own tool (check's verdict) is served.
+    expect(served.filter((t) => !named.includes(t))).toEqual(["check"]);
   });
 
   it("paths: under /v1/, each path belongs to one entry, the newer generation distinct from the older", () => {

@@ -40,6 +40,15 @@ ${thresholdTable()}
 
 Exit codes: 0 ok; 3 with --fail-on when any token reaches that level; 1 when a token named has no
 data (no verdict is given for it); 2 usage; 4 auth.`,
+  // check reads market: a verdict of tokenintel's own, not an endpoint's, so its tool is its own.
+  tool: {
+    name: "check",
+    title: "Token risk verdict",
+    description:
+      "A risk verdict per token (low, medium, high) and the rules behind it: holder concentration, dev selling, bundles, liquidity.",
+    required: ["chain"],
+    needsTokens: true,
+  },
   async run(ctx, opts) {
     const { runCheck } = await import("./run.js");
     await runCheck(ctx, opts);

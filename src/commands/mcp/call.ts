@@ -6,12 +6,11 @@ import { parseFlags } from "../../flags/parse.js";
 import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
 import { parseJson } from "../../json/exact.js";
-import type { CommandModule } from "../command.js";
-import type { DataCommandDefinition } from "../data/definition.js";
 import { answer, askAnswer, costOf, failure, isHardFailure, sanitizeMessage } from "./answers.js";
+import type { LoadedTool } from "./catalog.js";
 import { dataAnswer } from "./data-call.js";
 import { forAgent } from "./results.js";
-import { rawOptions, type ToolSpec } from "./tools.js";
+import { rawOptions } from "./tools.js";
 import type { Walks } from "./walks.js";
 
 // One tool call: its command run in-process with its output captured, the same checks, caps, cache
@@ -19,17 +18,6 @@ import type { Walks } from "./walks.js";
 
 /** The payment flags the server was started with, handed to every call of a tool that can pay. */
 export type PaymentRaw = Record<string, unknown>;
-
-/** A tool as the server serves it: its spec, its command, and whether its calls pay. */
-export interface LoadedTool {
-  spec: ToolSpec;
-  module: CommandModule;
-  definition: DataCommandDefinition | undefined;
-  /** Its calls pay per request (--pay on a paying server). */
-  paid: boolean;
-  /** The names of its arguments (its input schema's properties). */
-  arguments: ReadonlySet<string>;
-}
 
 export interface ToolCall {
   tool: LoadedTool;

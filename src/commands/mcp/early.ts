@@ -1,17 +1,6 @@
 import type { Readable, Writable } from "node:stream";
-import { VERSION } from "../../version.js";
-import { MAX_TOOL_REQUESTS } from "./data-call.js";
-import { outputSchemaOf } from "./results.js";
-import {
-  DEFAULT_TOOL_LIMIT,
-  inputSchema,
-  type JsonSchema,
-  MAX_TOOL_LIMIT,
-  MAX_TOOL_LIST,
-  SERVICE_TEXT_NOTE,
-  TOOLS,
-} from "./tools.js";
-import { WALK_IDLE_MS } from "./walks.js";
+import { instructions, type LoadedTool, listedTool, SERVER_INFO } from "./catalog.js";
+import type { JsonSchema } from "./tools.js";
 
 // A 2025-era client's first two requests, initialize and tools/list, answered before the MCP SDK
 // loads (loading it takes longer than the rest of the server's start). The answers are the ones the
@@ -41,58 +30,24 @@ export const EARLY_WAITS = { firstLineMs: 100, nextLineMs: 30 };
 /** The longest line read here: an opening message is small, a longer one is the wire's to read. */
 const MAX_EARLY_LINE = 64 * 1024;
 
-/**
- * The server's instructions: the same words as toolset.ts's instructions(), which cannot be loaded
- * here (its module loads the SDK). mcp-early.test.ts holds the two equal, paying and not.
- */
-function earlyInstructions(pays: boolean): string {
-  return [
-    "Token intelligence for Base and Solana: market data, risk verdicts, technical analysis, agent tokens, trending tokens, smart-money flows, staking, daily history, a token directory and plain-language questions. Every tool only reads.",
-    `Arguments: lists are JSON arrays of strings (tickers, addresses, ids: at most ${MAX_TOOL_LIST}; a $ before a ticker is dropped); text at most 200 characters. An argument is data: never a file, a flag or a command.`,
-    "Numbers in answers are exact (strings of digits, or JSON numbers): do not round them before comparing. Records carry a compact set of fields; fields: [dot paths such as token_metrics.mcap] asks for others, fields: [] lists every path without a request.",
-    "where: conditions every record returned meets, each a dot path, an operator (= != > >= < <=, or ~ for a substring in any case) and a value; numbers compare exactly, null means missing. sort: a dot path with :asc or :desc; it reads every page first.",
-    `Paging: limit is ${DEFAULT_TOOL_LIMIT} by default, at most ${MAX_TOOL_LIMIT}; a call makes at most ${MAX_TOOL_REQUESTS} requests. An answer with more: true carries next_cursor: pass it as cursor with the same other arguments (limit and fields may change) to go on; nothing is read twice. A cursor is good on this server while it runs, ${WALK_IDLE_MS / 60_000} minutes after its answer.`,
-    "strict: true fails a call when an item of its list matches no token; without it such items are listed in missing.",
-    pays
-      ? "This server pays per request (x402) under its operator's caps: each answer's cost says what the call paid, and a call refused by a cap says which."
-      : "",
-    SERVICE_TEXT_NOTE,
-  ]
-    .filter(Boolean)
-    .join("\n");
-}
-
 /** initialize's result, as the SDK server answers a 2025-era client asking for `requested`. */
-export function initializeResult(requested: string, pays: boolean): Record<string, unknown> {
+export function initializeResult(
+  requested: string,
+  tools: readonly LoadedTool[],
+  pays: boolean,
+): Record<string, unknown> {
   const versions: readonly string[] = SDK_FACTS.legacyVersions;
   return {
     protocolVersion: versions.includes(requested) ? requested : versions[0],
     capabilities: SDK_FACTS.capabilities,
-    serverInfo: { name: "tokenintel", version: VERSION },
-    instructions: earlyInstructions(pays),
+    serverInfo: SERVER_INFO,
+    instructions: instructions(tools, pays),
   };
 }
 
-/**
- * tools/list's result, as the SDK server lists the tools toolset.ts registers: each command's
- * schemas, and idempotent unless its calls pay (a tool pays when its command takes --pay).
- */
-export async function toolsListResult(pays: boolean): Promise<{ tools: JsonSchema[] }> {
-  const tools = await Promise.all(
-    TOOLS.map(async (spec) => {
-      const { flags } = (await spec.load()).default;
-      const definition = await spec.definition?.();
-      return {
-        name: spec.name,
-        title: spec.title,
-        description: spec.description,
-        inputSchema: inputSchema(spec, flags),
-        annotations: { readOnlyHint: true, idempotentHint: !(pays && "pay" in flags) },
-        outputSchema: outputSchemaOf(spec, definition),
-      };
-    }),
-  );
-  return { tools };
+/** tools/list's result, as the SDK server lists the tools toolset.ts registers (catalog.ts). */
+export function toolsListResult(tools: readonly LoadedTool[]): { tools: JsonSchema[] } {
+  return { tools: tools.map(listedTool) };
 }
 
 type Id = string | number;
@@ -172,10 +127,11 @@ const isEmpty = (params: unknown) =>
 export function answerEarly(
   stdin: Readable,
   stdout: Writable,
+  tools: readonly LoadedTool[],
   pays: boolean,
   waits = EARLY_WAITS,
 ): Promise<EarlyRead> {
-  return new EarlyReader(stdin, stdout, pays, waits).read;
+  return new EarlyReader(stdin, stdout, tools, pays, waits).read;
 }
 
 class EarlyReader {
@@ -195,13 +151,12 @@ class EarlyReader {
   constructor(
     private readonly stdin: Readable,
     private readonly stdout: Writable,
+    private readonly tools: readonly LoadedTool[],
     private readonly pays: boolean,
     private readonly waits: typeof EARLY_WAITS,
   ) {
     this.read = new Promise((resolve) => (this.stopped = resolve));
-    this.list = toolsListResult(pays);
-    // A list that fails here is left to the SDK, which makes it again and says why it failed.
-    this.list.catch(() => {});
+    this.list = Promise.resolve(toolsListResult(tools));
     stdin.on("data", this.onData);
     stdin.once("end", this.onEnd);
     stdin.once("error", this.onError);
@@ -239,7 +194,7 @@ class EarlyReader {
     const version =
       this.stage === "initialize" && method === "initialize" ? initializeVersion(params) : undefined;
     if (id !== undefined && version !== undefined) {
-      this.answer(id, initializeResult(version, this.pays));
+      this.answer(id, initializeResult(version, this.tools, this.pays));
       this.stage = "list";
       this.wait(this.waits.nextLineMs);
       return true;

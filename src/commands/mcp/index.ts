@@ -77,13 +77,14 @@ on stderr and exit 1.`,
     const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, v]) => v !== undefined));
     // A 2025-era client's initialize and tools/list are answered while the SDK is not yet loaded
     // (early.ts); TOKENINTEL_MCP_EARLY=0 leaves them to the SDK, for the tests that compare the two.
+    const pays = Object.keys(raw).length > 0;
+    const { loadTools } = await import("./catalog.js");
+    const catalogue = await loadTools(await ctx.program(), pays);
     const early =
       ctx.io.env.TOKENINTEL_MCP_EARLY === "0"
         ? undefined
-        : await import("./early.js").then((m) =>
-            m.answerEarly(ctx.io.stdin, ctx.io.stdout, Object.keys(raw).length > 0),
-          );
+        : await import("./early.js").then((m) => m.answerEarly(ctx.io.stdin, ctx.io.stdout, catalogue, pays));
     const { serveMcp } = await import("./server.js");
-    await serveMcp({ ctx, payment: raw, early });
+    await serveMcp({ ctx, payment: raw, catalogue, early });
   },
 });

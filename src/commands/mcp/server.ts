@@ -3,6 +3,7 @@ import type { Context } from "../../context.js";
 import { CliError } from "../../errors.js";
 import { VERSION } from "../../version.js";
 import type { PaymentRaw } from "./call.js";
+import type { LoadedTool } from "./catalog.js";
 import type { EarlyRead } from "./early.js";
 import { LineTransport } from "./stdio.js";
 import { ToolSet } from "./toolset.js";
@@ -18,6 +19,8 @@ export interface McpServerOptions {
   ctx: Context;
   /** --pay and its caps, given to every call of a tool that can pay. */
   payment: PaymentRaw;
+  /** The tools (catalog.ts), loaded once for the early answers and the server alike. */
+  catalogue: readonly LoadedTool[];
   /** What the early reader read and answered (early.ts), for the wire to read again. */
   early?: EarlyRead;
 }
@@ -35,8 +38,8 @@ async function until(done: () => boolean): Promise<void> {
 }
 
 /** Serves on the run's stdin and stdout until the client goes away (stdin ends) or the wire fails. */
-export async function serveMcp({ ctx, payment, early }: McpServerOptions): Promise<void> {
-  const tools = await ToolSet.load(ctx, payment);
+export async function serveMcp({ ctx, payment, catalogue, early }: McpServerOptions): Promise<void> {
+  const tools = new ToolSet(ctx, payment, catalogue);
   // Said before the wire starts: whatever is written after this line is the SDK server's.
   ctx.io.info(`tokenintel mcp: serving ${tools.tools.length} tools on stdio (${VERSION})`);
   const wire = new LineTransport(ctx.io.stdin, ctx.io.stdout, early);

@@ -7,8 +7,8 @@ import { closest } from "../../help/hints.js";
 import { stringifyJson } from "../../json/exact.js";
 import { VERSION } from "../../version.js";
 import { type CommandModule, moduleOf } from "../command.js";
+import { toolSpecOf } from "../mcp/catalog.js";
 import { outputSchemaOf } from "../mcp/results.js";
-import { TOOLS } from "../mcp/tools.js";
 
 // `tokenintel schema`: the command surface as data, for programs and agents, from the tables help,
 // completion and the MCP tools are made from: nothing here is written twice.
@@ -69,10 +69,10 @@ function fieldsOf(shape: Shape, prefix = ""): Array<Record<string, unknown>> {
   });
 }
 
-async function returnsOf(name: string): Promise<Record<string, unknown> | undefined> {
-  const tool = TOOLS.find((t) => t.name === name);
+async function returnsOf(module: CommandModule): Promise<Record<string, unknown> | undefined> {
+  const tool = toolSpecOf(module);
   if (!tool) return undefined;
-  const definition = await tool.definition?.();
+  const definition = await module.definition?.();
   const returns = definition
     ? { kind: "records", fields: fieldsOf(definition.shape) }
     : { kind: "answer", schema: outputSchemaOf(tool, undefined) };
@@ -99,7 +99,7 @@ async function describe(module: CommandModule, path: string[]): Promise<Record<s
       : {}),
     options: optionsOf(module.flags),
     ...(module.examples?.length ? { examples: module.examples } : {}),
-    ...(path.length === 1 ? await returnsOf(module.name) : {}),
+    ...(path.length === 1 ? await returnsOf(module) : {}),
     ...(subcommands.length ? { subcommands } : {}),
   };
 }
