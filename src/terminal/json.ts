@@ -33,94 +33,138 @@ const SPACE = /[ \n\r\t]*/y;
  * when the text is not JSON (the caller shows it made inert instead).
  */
 export function formatJsonForTerminal(text: string, options: JsonTerminalOptions): string | undefined {
-  const paint = (color: string, token: string) => (options.color ? `${color}${token}${RESET}` : token);
-  const newline = (depth: number) => (options.indent ? `\n${INDENT.repeat(depth)}` : "");
+  return new Painter(text, options).paint();
+}
+
+/** What may come next: a value, an object key, the colon after a key, or a comma/closing bracket. */
+type Want = "value" | "key" | "colon" | "next";
+
+/** One pass over the text, token by token; each step says whether the text is still JSON. */
+class Painter {
+  private out = "";
+  private i = 0;
   /** true for an object, false for an array, innermost last */
-  const stack: boolean[] = [];
-  // What may come next: a value, an object key, the colon after a key, or a comma/closing bracket.
-  let want = "value" as "value" | "key" | "colon" | "next";
-  let out = "";
-  let i = 0;
-  const n = text.length;
+  private readonly stack: boolean[] = [];
+  private want: Want = "value";
+
+  constructor(
+    private readonly text: string,
+    private readonly options: JsonTerminalOptions,
+  ) {}
+
+  paint(): string | undefined {
+    const { text } = this;
+    for (this.space(); this.i < text.length; this.space()) {
+      if (this.want === "next" && this.inObject === undefined) {
+        // Another top-level value (NDJSON): one a line when laid out.
+        this.want = "value";
+        if (this.options.indent) this.out += "\n";
+      }
+      if (!this.token(text.charCodeAt(this.i))) return undefined;
+    }
+    if (this.want !== "next" || this.stack.length > 0) return undefined;
+    return this.options.indent ? `${this.out}\n` : this.out;
+  }
+
+  private get inObject(): boolean | undefined {
+    return this.stack[this.stack.length - 1];
+  }
+
+  private token(c: number): boolean {
+    if (c === 34) return this.string();
+    if (c === 58) return this.colon();
+    if (c === 44) return this.comma();
+    if (c === 123 || c === 91) return this.open(c === 123);
+    if (c === 125 || c === 93) return this.close(c === 125);
+    return this.scalar();
+  }
+
+  private color(color: string, token: string): string {
+    return this.options.color ? `${color}${token}${RESET}` : token;
+  }
+
+  private newline(depth: number): string {
+    return this.options.indent ? `\n${INDENT.repeat(depth)}` : "";
+  }
 
   /** Skips JSON whitespace, keeping it when the layout is kept (a lone CR could overwrite a line). */
-  const space = () => {
-    SPACE.lastIndex = i;
-    const found = SPACE.exec(text)![0];
-    if (!options.indent) out += found.replace(/\r(?!\n)/g, "");
-    i += found.length;
-  };
-  const endValue = () => {
-    want = "next";
-  };
-
-  for (space(); i < n; space()) {
-    const c = text.charCodeAt(i);
-    const inObject = stack[stack.length - 1];
-    if (want === "next" && inObject === undefined) {
-      // Another top-level value (NDJSON): one a line when laid out.
-      want = "value";
-      if (options.indent) out += "\n";
-    }
-    if (c === 34) {
-      const end = stringEnd(text, i + 1);
-      if (end < 0 || (want !== "value" && want !== "key")) return undefined;
-      const token = escapeForTerminal(text.slice(i, end));
-      i = end;
-      if (want === "key") {
-        out += paint(COLOR.key, token);
-        want = "colon";
-      } else {
-        out += paint(COLOR.string, token);
-        endValue();
-      }
-    } else if (c === 58) {
-      if (want !== "colon") return undefined;
-      out += options.indent ? ": " : ":";
-      want = "value";
-      i++;
-    } else if (c === 44) {
-      if (want !== "next" || inObject === undefined) return undefined;
-      out += `,${newline(stack.length)}`;
-      want = inObject ? "key" : "value";
-      i++;
-    } else if (c === 123 || c === 91) {
-      if (want !== "value") return undefined;
-      const object = c === 123;
-      out += text[i];
-      i++;
-      SPACE.lastIndex = i;
-      const inside = SPACE.exec(text)![0];
-      if (text.charCodeAt(i + inside.length) === (object ? 125 : 93)) {
-        // Empty: "{}" and "[]" stay on one line.
-        if (!options.indent) out += inside.replace(/\r(?!\n)/g, "");
-        out += object ? "}" : "]";
-        i += inside.length + 1;
-        endValue();
-      } else {
-        stack.push(object);
-        out += newline(stack.length);
-        want = object ? "key" : "value";
-      }
-    } else if (c === 125 || c === 93) {
-      if (inObject !== (c === 125) || want !== "next") return undefined;
-      stack.pop();
-      out += newline(stack.length) + text[i];
-      i++;
-      endValue();
-    } else {
-      if (want !== "value") return undefined;
-      NUMBER.lastIndex = i;
-      const number = NUMBER.exec(text)?.[0];
-      const literal = ["true", "false", "null"].find((word) => text.startsWith(word, i));
-      const token = number ?? literal;
-      if (token === undefined) return undefined;
-      out += paint(number ? COLOR.number : literal === "null" ? COLOR.null : COLOR.boolean, token);
-      i += token.length;
-      if (/[\w.+-]/.test(text[i] ?? "")) return undefined; // "01", "1.", "truex"
-      endValue();
-    }
+  private space(): void {
+    SPACE.lastIndex = this.i;
+    const found = SPACE.exec(this.text)![0];
+    if (!this.options.indent) this.out += found.replace(/\r(?!\n)/g, "");
+    this.i += found.length;
   }
-  if (want !== "next" || stack.length > 0) return undefined;
-  return options.indent ? `${out}\n` : out;
+
+  private string(): boolean {
+    const end = stringEnd(this.text, this.i + 1);
+    if (end < 0 || (this.want !== "value" && this.want !== "key")) return false;
+    const token = escapeForTerminal(this.text.slice(this.i, end));
+    this.i = end;
+    const key = this.want === "key";
+    this.out += this.color(key ? COLOR.key : COLOR.string, token);
+    this.want = key ? "colon" : "next";
+    return true;
+  }
+
+  private colon(): boolean {
+    if (this.want !== "colon") return false;
+    this.out += this.options.indent ? ": " : ":";
+    this.want = "value";
+    this.i++;
+    return true;
+  }
+
+  private comma(): boolean {
+    const inObject = this.inObject;
+    if (this.want !== "next" || inObject === undefined) return false;
+    this.out += `,${this.newline(this.stack.length)}`;
+    this.want = inObject ? "key" : "value";
+    this.i++;
+    return true;
+  }
+
+  private open(object: boolean): boolean {
+    if (this.want !== "value") return false;
+    this.out += this.text[this.i];
+    this.i++;
+    SPACE.lastIndex = this.i;
+    const inside = SPACE.exec(this.text)![0];
+    if (this.text.charCodeAt(this.i + inside.length) === (object ? 125 : 93)) {
+      // Empty: "{}" and "[]" stay on one line.
+      if (!this.options.indent) this.out += inside.replace(/\r(?!\n)/g, "");
+      this.out += object ? "}" : "]";
+      this.i += inside.length + 1;
+      this.want = "next";
+    } else {
+      this.stack.push(object);
+      this.out += this.newline(this.stack.length);
+      this.want = object ? "key" : "value";
+    }
+    return true;
+  }
+
+  private close(object: boolean): boolean {
+    if (this.inObject !== object || this.want !== "next") return false;
+    this.stack.pop();
+    this.out += this.newline(this.stack.length) + this.text[this.i];
+    this.i++;
+    this.want = "next";
+    return true;
+  }
+
+  /** A number or a literal (true, false, null), copied as written. */
+  private scalar(): boolean {
+    if (this.want !== "value") return false;
+    const { text, i } = this;
+    NUMBER.lastIndex = i;
+    const number = NUMBER.exec(text)?.[0];
+    const literal = ["true", "false", "null"].find((word) => text.startsWith(word, i));
+    const token = number ?? literal;
+    if (token === undefined) return false;
+    this.out += this.color(number ? COLOR.number : literal === "null" ? COLOR.null : COLOR.boolean, token);
+    this.i += token.length;
+    if (/[\w.+-]/.test(text[this.i] ?? "")) return false; // "01", "1.", "truex"
+    this.want = "next";
+    return true;
+  }
 }
