@@ -54,90 +54,90 @@ function someReasons(reasons: string[]): string {
   return more > 0 ? `${shown}; and ${more} more offer${more === 1 ? "" : "s"} refused` : shown;
 }
 
+type Policy = Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">;
+
+/**
+ * Why an offer's form cannot be paid (network, payee, scheme, asset and its domain, x402 version,
+ * amount, transfer method, window), in words; else the asset it pays in.
+ */
+function formRefusal(req: PaymentRequirement, options: Policy): string | { asset: KnownAsset } {
+  const only = options.network ? USDC_NETWORKS[options.network] : undefined;
+  if (only && req.network !== only.v1 && req.network !== only.caip2)
+    return `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`;
+  const allowed = options.payTo?.map((a) => a.toLowerCase());
+  if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
+    const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
+    return `the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`;
+  }
+  if (req.scheme !== "exact") return `scheme '${quoteInline(req.scheme)}' is not supported (exact only)`;
+  const asset = knownAsset(req);
+  if (!asset)
+    return `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`;
+  const domain = { name: req.extra?.name, version: req.extra?.version };
+  if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
+    const named = (value: unknown) => (value === undefined ? "(none)" : quoteInline(String(value)));
+    return `the requirement names the EIP-712 domain '${named(domain.name)}' version '${named(domain.version)}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`;
+  }
+  if (req.x402Version !== 1 && req.x402Version !== 2)
+    return `x402 version ${req.x402Version} is not supported (1 and 2 are)`;
+  if (req.problem) return `the offer's amount is ambiguous: ${req.problem}`;
+  const method = req.extra?.assetTransferMethod;
+  if (method !== undefined && method !== TRANSFER_METHOD) {
+    const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
+    return `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`;
+  }
+  if (!(askedTimeout(req.raw.maxTimeoutSeconds) >= 1))
+    return "the offer's maxTimeoutSeconds is not a number of seconds of 1 or more";
+  return { asset };
+}
+
+/** Why an offer's amount is over a cap, against what the session has reserved; undefined when it fits. */
+function capRefusal(
+  amount: bigint,
+  asset: KnownAsset,
+  options: Policy,
+  spent: { reserved: bigint; payment: number },
+): string | undefined {
+  const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
+  const maxSpend = parseAmount("--max-spend", options.maxSpend, asset.decimals);
+  const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+  if (amount > maxPayment)
+    return `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`;
+  const total = spent.reserved + amount;
+  if (total > maxSpend)
+    return `payment ${spent.payment} would bring the total to ${units(total)}, over --max-spend ${options.maxSpend} by ${units(total - maxSpend)}`;
+  return undefined;
+}
+
 /**
  * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
  * holds against --max-spend; `spent.payment`: the number this payment would be.
  */
 export function chooseOffer(
   requirements: PaymentRequirement[],
-  options: Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">,
+  options: Policy,
   spent: { reserved: bigint; payment: number },
 ): ChosenOffer {
   if (requirements.length === 0)
     throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
   const reasons: string[] = [];
-  const only = options.network ? USDC_NETWORKS[options.network] : undefined;
-  const allowed = options.payTo?.map((a) => a.toLowerCase());
   for (const req of polygonFirst(requirements)) {
-    if (only && req.network !== only.v1 && req.network !== only.caip2) {
-      reasons.push(
-        `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`,
-      );
+    const form = formRefusal(req, options);
+    if (typeof form === "string") {
+      reasons.push(form);
       continue;
     }
-    if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
-      const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
-      reasons.push(`the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`);
-      continue;
-    }
-    const asset = knownAsset(req);
-    if (req.scheme !== "exact") {
-      reasons.push(`scheme '${quoteInline(req.scheme)}' is not supported (exact only)`);
-      continue;
-    }
-    if (!asset) {
-      reasons.push(
-        `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`,
-      );
-      continue;
-    }
-    const domain = { name: req.extra?.name, version: req.extra?.version };
-    if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
-      const named = (value: unknown) => (value === undefined ? "(none)" : quoteInline(String(value)));
-      reasons.push(
-        `the requirement names the EIP-712 domain '${named(domain.name)}' version '${named(domain.version)}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`,
-      );
-      continue;
-    }
-    if (req.x402Version !== 1 && req.x402Version !== 2) {
-      reasons.push(`x402 version ${req.x402Version} is not supported (1 and 2 are)`);
-      continue;
-    }
-    if (req.problem) {
-      reasons.push(`the offer's amount is ambiguous: ${req.problem}`);
-      continue;
-    }
-    const method = req.extra?.assetTransferMethod;
-    if (method !== undefined && method !== TRANSFER_METHOD) {
-      const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
-      reasons.push(
-        `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`,
-      );
-      continue;
-    }
-    const asked = askedTimeout(req.raw.maxTimeoutSeconds);
-    if (!(asked >= 1)) {
-      reasons.push("the offer's maxTimeoutSeconds is not a number of seconds of 1 or more");
-      continue;
-    }
-    const validitySeconds = Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS);
     const amount = BigInt(req.amount);
-    const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
-    const maxSpend = parseAmount("--max-spend", options.maxSpend, asset.decimals);
-    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    if (amount > maxPayment) {
-      reasons.push(
-        `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`,
-      );
+    const over = capRefusal(amount, form.asset, options, spent);
+    if (over) {
+      reasons.push(over);
       continue;
     }
-    if (spent.reserved + amount > maxSpend) {
-      reasons.push(
-        `payment ${spent.payment} would bring the total to ${units(spent.reserved + amount)}, over --max-spend ${options.maxSpend} by ${units(spent.reserved + amount - maxSpend)}`,
-      );
-      continue;
-    }
-    return { requirement: req, asset, amount, validitySeconds };
+    const validitySeconds = Math.min(
+      Math.floor(askedTimeout(req.raw.maxTimeoutSeconds)),
+      MAX_PAYMENT_VALIDITY_SECONDS,
+    );
+    return { requirement: req, asset: form.asset, amount, validitySeconds };
   }
   throw new PaymentError(`refusing to pay: ${someReasons(reasons)}`);
 }
