@@ -1,3 +1,4 @@
+import type { Requester } from "../../api/pager.js";
 import { PageCeilingError } from "../../api/pager.js";
 import { type RecordQuery, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
@@ -53,14 +54,7 @@ const NOT_WITH_SYNC = [
 ] as const;
 
 export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY_FLAGS>): Promise<void> {
-  for (const name of NOT_WITH_SYNC) {
-    if (opts[name] !== undefined && opts[name] !== false) {
-      const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
-      throw new UsageError(
-        `--sync stores the whole directory in the token index; it cannot be combined with ${flag}`,
-      );
-    }
-  }
+  refuseOthers(opts);
   const chains: readonly IndexChain[] = opts.chain ? [opts.chain] : INDEX_CHAINS;
   const payment = parsePaymentFlags(ctx.io, opts);
   const client = await ctx.client({
@@ -87,33 +81,8 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
   // A folder that cannot take the index fails now, not after every page was downloaded.
   prepareIndexDir(ctx.io.env, source === SANDBOX_SOURCE);
   for (const chain of chains) {
-    const query = queryFor(chain);
-    const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);
-    let pages = 0;
-    query.onProgress = (p) => {
-      pages = p.done;
-      progress.update(p);
-    };
-    query.onRepeat = (note) => ctx.io.warn(note);
     ctx.io.info(`token index: syncing the ${chain} directory...`);
-    const tokens: IndexEntry[] = [];
-    try {
-      for await (const batch of streamRecords(client, query)) {
-        for (const record of batch) {
-          const entry = entryOf(record);
-          if (entry) tokens.push(entry);
-        }
-      }
-    } catch (error) {
-      progress.clear();
-      if (error instanceof PageCeilingError) {
-        throw new UsageError(
-          `directory --sync: the ${chain} directory has more than ${opts.maxPages ?? "the"} pages allowed; the index was not changed (raise --max-pages)`,
-        );
-      }
-      throw error;
-    }
-    progress.clear();
+    const { tokens, pages } = await readDirectory(ctx, client, queryFor(chain), chain, opts.maxPages);
     const file = writeIndex(
       { version: 1, chain, syncedAt: new Date().toISOString(), source, tokens },
       ctx.io.env,
@@ -124,6 +93,52 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
       `token index: ${chain}: ${tokens.length.toLocaleString("en-US")} tokens from ${pages} page${pages === 1 ? "" : "s"}${note} (${file})`,
     );
   }
+}
+
+/** --sync stores the whole directory: the flags that would narrow or print it are refused. */
+function refuseOthers(opts: FlagValues<typeof DIRECTORY_FLAGS>): void {
+  for (const name of NOT_WITH_SYNC) {
+    if (opts[name] !== undefined && opts[name] !== false) {
+      const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      throw new UsageError(
+        `--sync stores the whole directory in the token index; it cannot be combined with ${flag}`,
+      );
+    }
+  }
+}
+
+/** One chain's directory, every page, as index entries; the index is left as it was on a failure. */
+async function readDirectory(
+  ctx: RunContext,
+  client: Requester,
+  query: RecordQuery,
+  chain: IndexChain,
+  maxPages: number | undefined,
+): Promise<{ tokens: IndexEntry[]; pages: number }> {
+  const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);
+  let pages = 0;
+  query.onProgress = (p) => {
+    pages = p.done;
+    progress.update(p);
+  };
+  query.onRepeat = (note) => ctx.io.warn(note);
+  const tokens: IndexEntry[] = [];
+  try {
+    for await (const batch of streamRecords(client, query))
+      for (const record of batch) {
+        const entry = entryOf(record);
+        if (entry) tokens.push(entry);
+      }
+  } catch (error) {
+    if (error instanceof PageCeilingError)
+      throw new UsageError(
+        `directory --sync: the ${chain} directory has more than ${maxPages ?? "the"} pages allowed; the index was not changed (raise --max-pages)`,
+      );
+    throw error;
+  } finally {
+    progress.clear();
+  }
+  return { tokens, pages };
 }
 
 /** How many tickers more than one token carries. */
