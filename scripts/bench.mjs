@@ -252,6 +252,11 @@ const ROWS = [
   ],
 ];
 
+if (process.argv.includes("--trials")) {
+  // The tricks on trial, with and without each: scripts/trials.mjs.
+  await import("./trials.mjs");
+  process.exit(0);
+}
 const extra = majorLines(process.argv.slice(2), "bench");
 const nodes = [process.execPath, ...extra.map((major) => nodeOf(major))];
 const versions = nodes.map((n) => spawnSync(n, ["--version"], { encoding: "utf8" }).stdout.trim());

@@ -3,7 +3,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
@@ -100,11 +100,16 @@ const nodePrefix = {
 };
 
 const pkg = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8"));
-await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// A trial build (scripts/trials.mjs, `npm run bench -- --trials`): another folder, and the plugins
+// named left out, to measure what each is worth.
+const distDir = process.env.TOKENINTEL_BUILD_DIST ?? fileURLToPath(new URL("../dist", import.meta.url));
+const without = new Set((process.env.TOKENINTEL_BUILD_WITHOUT ?? "").split(",").filter(Boolean));
+const kept = (plugins) => plugins.filter((p) => !without.has(p.name));
+await rm(distDir, { recursive: true, force: true });
 const options = {
   // complete: what shell completion runs on Tab (`tokenintel __complete`), loaded alone by the shim.
   entryPoints: { cli: "src/entry/cli.ts", complete: "src/entry/complete.ts" },
-  outdir: "dist",
+  outdir: distDir,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -121,11 +126,11 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: [undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix],
+  plugins: kept([undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix]),
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };
-const result = await build({ ...options, plugins: [...options.plugins, await coreChunk(options)] });
+const result = await build({ ...options, plugins: kept([...options.plugins, await coreChunk(options)]) });
 // dist/shim.cjs: the shim (src/entry/shim.ts; bin/tokenintel.js hands it the command line), which
 // answers `tokenintel --version` and `--help` without loading the program: a help page is one of
 // dist/help.json (written below, from the program), wrapped at the terminal's width. CommonJS, like
@@ -135,7 +140,7 @@ await build({
     shim: "src/entry/shim.ts",
     "compile-cache": "src/entry/compile-cache.ts",
   },
-  outdir: "dist",
+  outdir: distDir,
   outExtension: { ".js": ".cjs" },
   bundle: true,
   format: "cjs",
@@ -153,7 +158,7 @@ const problems = problemsOf(packages);
 if (problems.length) {
   throw new Error(`the bundle cannot ship:\n  ${problems.join("\n  ")}`);
 }
-const dist = new URL("../dist/", import.meta.url);
+const dist = pathToFileURL(`${distDir}/`);
 const legalFiles = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith(".LEGAL.txt")).sort();
 const comments = new Set();
 for (const file of legalFiles) {
@@ -188,4 +193,5 @@ const { helpPages } = await runScript("help-pages");
 await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.
-await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));
+if (!process.env.TOKENINTEL_BUILD_DIST)
+  await writeFile(new URL("../.cache/metafile.json", import.meta.url), JSON.stringify(result.metafile));

@@ -31,10 +31,11 @@ export function runShim(dist: string, args: readonly string[]): void {
   } catch (error) {
     notBuilt(error, dist);
   }
-  const flags = v8Flags(
-    Number.parseInt(process.versions.node, 10),
-    line.ndjson || process.env.TOKENINTEL_OUTPUT === "ndjson",
-  );
+  // TOKENINTEL_V8_FLAGS=0: none, for the bench's trials (scripts/trials.mjs) of what they are worth.
+  const flags =
+    process.env.TOKENINTEL_V8_FLAGS === "0"
+      ? ""
+      : v8Flags(Number.parseInt(process.versions.node, 10), line.ndjson || process.env.TOKENINTEL_OUTPUT === "ndjson");
   if (flags) (load("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
   const bundle = join(dist, line.complete ? "complete.js" : "cli.js");
   try {
