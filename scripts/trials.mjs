@@ -97,10 +97,10 @@ const s0 = await sandbox(main, []);
 const big = await sandbox(main, ["--tokens", "100000", "--directory-style", "envelope"]);
 const key = (s) => ["--base-url", s.url, "--api-key", s.key];
 const one = [...key(s0), "market", "-c", "base", "--tickers", "VIRTUAL", "--json"];
-// Sixty tokens the sandbox knows, for a check whose reasons wrap.
+// Tokens the sandbox knows (plain tickers), for a check whose reasons wrap.
 const listed = spawnSync(
   process.execPath,
-  [main, ...key(s0), "directory", "-c", "base", "--json", "--fields", "symbol", "--limit", "60"],
+  [main, ...key(s0), "directory", "-c", "base", "--json", "--fields", "symbol", "--limit", "80"],
   { env: clean, encoding: "utf8" },
 );
 const tickers = JSON.parse(listed.stdout)
