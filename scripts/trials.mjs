@@ -104,7 +104,8 @@ const listed = spawnSync(
   { env: clean, encoding: "utf8" },
 );
 const tickers = JSON.parse(listed.stdout)
-  .map((r) => r.symbol.replaceAll(",", "\\,"))
+  .map((r) => r.symbol)
+  .filter((symbol) => /^[A-Z0-9]+$/.test(symbol))
   .join(",");
 const wrapped = [...key(s0), "check", "-c", "base", "--tickers", tickers];
 const stream = [...key(big), "directory", "-c", "base", "--ndjson"];
