@@ -5,7 +5,7 @@ import { neverShown, useSandbox, useServers } from "../e2e/fixtures.js";
 import { run } from "./harness.js";
 
 // `tokenintel payments` in-process through run(): which ledger it reads, where the payments went
-// when it has none.
+// when it has none, and its per-day table.
 
 const WALLET = generatePrivateKey();
 const servers = useServers();
@@ -57,5 +57,21 @@ describe("payments", () => {
     expect(JSON.parse(r.stdout)).toHaveLength(2);
     expect(r.stderr).toContain(`payments from the ledger ${join(dir, "data", "payments.jsonl")}`);
     expect(r.stderr).not.toContain("--sandbox");
+  });
+
+  it("--by-day right-aligns its counts and amounts under their headers", async () => {
+    const dir = servers.folder();
+    await pay(dir, false);
+    const r = await run(["payments", "--by-day", "-o", "table"], dir, { env });
+    expect(r.code, r.stderr).toBe(0);
+    const [header, row] = r.stdout.trimEnd().split("\n");
+    for (const [name, value] of [
+      ["payments", "2"],
+      ["signed", "0.010000"],
+      ["settled", "0.010000"],
+    ] as const) {
+      const end = header!.indexOf(name) + name.length;
+      expect(row!.slice(end - value.length, end), `${name} in\n${header}\n${row}`).toBe(value);
+    }
   });
 });

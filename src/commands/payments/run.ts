@@ -9,7 +9,7 @@ import { ledgerFile, PaymentLedger } from "../../payment/ledger.js";
 import { fixedAmount } from "../../payment/ledger-lines.js";
 import { chooseFormat as chooseDataFormat } from "../data/output.js";
 import type { PAYMENTS_FLAGS } from "./index.js";
-import { dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
+import { type DayTotal, dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
 
 // `tokenintel payments`: the ledger read back, one record a payment signed (its outcome joined to
 // it by nonce), or per-day totals per network; in a table by default, or JSON, NDJSON, CSV.
@@ -86,12 +86,20 @@ const PAYMENT_COLUMNS: Column[] = [
   },
 ];
 
+/** An exact amount as the ledger writes it ("0.005000"), right-aligned as numbers are. */
+const exactAmount = (header: string, field: "signed" | "settled"): Column => ({
+  header,
+  paths: [field],
+  format: "amount",
+  compute: (record) => text((record as DayTotal)[field]),
+});
+
 const DAY_COLUMNS: Column[] = [
   { header: "day (UTC)", paths: ["day"], format: "text" },
   { header: "network", paths: ["network"], format: "text" },
-  { header: "payments", paths: ["payments"], format: "text" },
-  { header: "signed", paths: ["signed"], format: "text" },
-  { header: "settled", paths: ["settled"], format: "text" },
+  { header: "payments", paths: ["payments"], format: "int" },
+  exactAmount("signed", "signed"),
+  exactAmount("settled", "settled"),
   { header: "asset", paths: ["symbol"], format: "text" },
 ];
 
