@@ -182,7 +182,7 @@ function followProgress(
     // A page whose records --where all dropped yields no batch: the deciding fields are checked
     // here too, after the first page, not after every page was read (and paid for).
     parsed.seen.checkDeciding();
-    if (!costTold && parsed.sortLimit !== undefined && p.unit === "page" && p.total !== undefined) {
+    if (!costTold && parsed.sort !== undefined && p.unit === "page" && p.total !== undefined) {
       costTold = true;
       const note = sortCost(parsed, p.total);
       if (note) {
@@ -196,9 +196,18 @@ function followProgress(
   return () => lastProgress;
 }
 
-/** What --sort with --limit costs, said after the first page when it is more than a few pages. */
+/**
+ * What --sort reads, said after the first page: with --page, that one page alone (of several);
+ * with --limit, every page, when that is more than a few.
+ */
 function sortCost(parsed: ParsedDataOptions, total: number): string | undefined {
-  const pages = Math.min(total, parsed.query.maxPages ?? DEFAULT_MAX_PAGES);
+  const { page, maxPages } = parsed.query;
+  if (page !== undefined)
+    return total > 1 && page <= total
+      ? `tokenintel: --sort orders page ${page} alone, not all ${total} pages (without --page it reads and sorts them all)`
+      : undefined;
+  if (parsed.sortLimit === undefined) return undefined;
+  const pages = Math.min(total, maxPages ?? DEFAULT_MAX_PAGES);
   if (pages <= SORT_COST_PAGES) return undefined;
   return `tokenintel: --sort reads all ${pages} pages to find the top ${parsed.sortLimit} (use --page or a smaller --max-pages to read fewer)`;
 }
