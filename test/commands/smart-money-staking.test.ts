@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { useSandbox, useServers } from "../e2e/fixtures.js";
+import { run } from "./harness.js";
+
+// smart-money and staking, the Base-only commands, in-process through run() against the sandbox.
+
+const sandbox = useSandbox();
+const dir = useServers().folder();
+const at = (args: string[], env: Record<string, string> = {}) =>
+  run(["--base-url", sandbox.url, "--api-key", sandbox.apiKey, ...args], dir, {
+    env: { NO_COLOR: "1", ...env },
+  });
+
+const TICKERS = ["--tickers", "VIRTUAL,AIXBT,GAME"];
+
+describe("-c/--chain on a Base-only command", () => {
+  it("takes base (any case), as the other data commands' habit has it", async () => {
+    for (const command of ["smart-money", "staking"])
+      for (const chain of [
+        ["-c", "base"],
+        ["--chain", "BASE"],
+      ]) {
+        const r = await at([command, ...chain, ...TICKERS, "--json"]);
+        expect(r.code, `${command} ${chain.join(" ")}: ${r.stderr}`).toBe(0);
+        expect(JSON.parse(r.stdout)).toHaveLength(3);
+      }
+  });
+
+  it("refuses solana (exit 2) naming Base as the only chain, before any request", async () => {
+    for (const command of ["smart-money", "staking"]) {
+      const before = sandbox.stats.requests;
+      const r = await at([command, "-c", "solana", ...TICKERS]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(
+        'tokenintel: --chain: expected base (Base is the only chain this endpoint serves), got "solana"',
+      );
+      expect(sandbox.stats.requests).toBe(before);
+    }
+  });
+});
