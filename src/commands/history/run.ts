@@ -347,7 +347,7 @@ function pick(day: Record<string, unknown>): Record<string, unknown> {
 }
 
 const DAY_COLUMNS = [
-  col("TOKEN", "token_symbol", "text", { max: 12, min: 4 }),
+  col("TOKEN", "token_symbol", "text", { max: 12 }),
   col("DATE", "date_time", "text"),
   col("PRICE", "usd_price", "price"),
   col("VOLUME", "total_volume", "usd"),

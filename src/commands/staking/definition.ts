@@ -69,7 +69,7 @@ const tone =
 
 const ACTIVITY: TableLayout = {
   columns: [
-    col("SYMBOL", "symbol", "text", { max: 12, min: 4 }),
+    col("SYMBOL", "symbol", "text", { max: 12 }),
     col("TIME", "timestamp", "time"),
     tone({ stake: "up", unstake: "down" })("action", "ACTION"),
     col("AMOUNT", "amount", "amount"),
