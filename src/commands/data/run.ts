@@ -70,7 +70,7 @@ export async function parseDataOptions(
   checkPaging(opts.page, tokens.selector);
   const format = await chooseFormat(ctx, opts);
   // Fields the records may carry beyond their shape are looked for in them (fields-seen.ts).
-  const seen = new FieldsSeen(spec.name);
+  const seen = new FieldsSeen(spec.name, spec.otherRecords);
   const { fields, chosen } = pickFields(spec, opts, seen);
   const payment = await paymentOptions(ctx, opts);
   const columns = tableColumns(spec, opts, chosen);
