@@ -46,10 +46,7 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
     .pipe(trimmed().check(z.regex(/^\d+$/, `expected a whole number ${what}`)), z.transform(Number))
     .check(
       z.refine((n) => n >= min, `expected a whole number ${what}`),
-      z.refine(
-        (n) => Number.isSafeInteger(n) && n <= max,
-        max === Number.MAX_SAFE_INTEGER ? "too large" : `too large (at most ${max})`,
-      ),
+      z.refine((n) => Number.isSafeInteger(n) && n <= max, `too large (at most ${max})`),
     );
 }
 
