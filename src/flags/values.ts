@@ -33,11 +33,26 @@ function onFirstUse<T>(make: () => Schema<T>): Schema<T> {
   return z.lazy(make) as unknown as Schema<T>;
 }
 
-/** Runs a schema over a value; a failure is a usage error naming where the value came from. */
-export function parseValue<T>(source: string, schema: Schema<T>, value: unknown): T {
+/**
+ * What was wrong with a value, and the value as given unless the message already quotes it:
+ * `expected an amount such as 0.01, got "abc"`.
+ */
+export function withValue(message: string, value: unknown): string {
+  const quoted = JSON.stringify(value);
+  return typeof value === "string" && !message.includes("got ") && !message.includes(quoted)
+    ? `${message}, got ${quoted}`
+    : message;
+}
+
+/**
+ * Runs a schema over a value; a failure is a usage error naming where the value came from and the
+ * value (a secret's never: `shown` false).
+ */
+export function parseValue<T>(source: string, schema: Schema<T>, value: unknown, shown = true): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new UsageError(`${source}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+  const message = result.error.issues[0]?.message ?? "invalid value";
+  throw new UsageError(`${source}: ${shown ? withValue(message, value) : message}`);
 }
 
 /** A whole number from `min` (and at most `max`), written in digits. */
