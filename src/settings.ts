@@ -120,7 +120,12 @@ export class Settings {
       import("./flags/values.js"),
       import("./flags/parse.js"),
     ]);
-    return parseValue(found.source, schemaForFlag(setting.flag), found.value) as SettingValue<K>;
+    return parseValue(
+      found.source,
+      schemaForFlag(setting.flag),
+      found.value,
+      !setting.secret,
+    ) as SettingValue<K>;
   }
 
   baseUrl(): Promise<string> {

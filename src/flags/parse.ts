@@ -11,6 +11,7 @@ import {
   ttlSchema,
   urlSchema,
   wholeNumber,
+  withValue,
 } from "./values.js";
 
 // The zod side of the flag tables: one schema per kind of value, made the first time a run gives
@@ -99,14 +100,10 @@ export function parseFlags<T extends FlagTable>(table: T, raw: Record<string, un
     }
     const result = schemaForFlag(flag).safeParse(value);
     if (!result.success) {
-      const message = result.error.issues[0]?.message ?? "invalid value";
       // The value as typed, unless the message already quotes it: "--limit: expected ..., got "abc"".
-      const quoted = JSON.stringify(value);
-      const got =
-        typeof value === "string" && !message.includes("got ") && !message.includes(quoted)
-          ? `, got ${quoted}`
-          : "";
-      throw new UsageError(`${longName(flag)}: ${message}${got}`);
+      throw new UsageError(
+        `${longName(flag)}: ${withValue(result.error.issues[0]?.message ?? "invalid value", value)}`,
+      );
     }
     values[key] = result.data;
   }

@@ -33,11 +33,26 @@ function onFirstUse<T>(make: () => Schema<T>): Schema<T> {
   return z.lazy(make) as unknown as Schema<T>;
 }
 
-/** Runs a schema over a value; a failure is a usage error naming where the value came from. */
-export function parseValue<T>(source: string, schema: Schema<T>, value: unknown): T {
+/**
+ * What was wrong with a value, and the value as given unless the message already quotes it:
+ * `expected an amount such as 0.01, got "abc"`.
+ */
+export function withValue(message: string, value: unknown): string {
+  const quoted = JSON.stringify(value);
+  return typeof value === "string" && !message.includes("got ") && !message.includes(quoted)
+    ? `${message}, got ${quoted}`
+    : message;
+}
+
+/**
+ * Runs a schema over a value; a failure is a usage error naming where the value came from and the
+ * value (a secret's never: `shown` false).
+ */
+export function parseValue<T>(source: string, schema: Schema<T>, value: unknown, shown = true): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new UsageError(`${source}: ${result.error.issues[0]?.message ?? "invalid value"}`);
+  const message = result.error.issues[0]?.message ?? "invalid value";
+  throw new UsageError(`${source}: ${shown ? withValue(message, value) : message}`);
 }
 
 /** A whole number from `min` (and at most `max`), written in digits. */
@@ -46,10 +61,7 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
     .pipe(trimmed().check(z.regex(/^\d+$/, `expected a whole number ${what}`)), z.transform(Number))
     .check(
       z.refine((n) => n >= min, `expected a whole number ${what}`),
-      z.refine(
-        (n) => Number.isSafeInteger(n) && n <= max,
-        max === Number.MAX_SAFE_INTEGER ? "too large" : `too large (at most ${max})`,
-      ),
+      z.refine((n) => Number.isSafeInteger(n) && n <= max, `too large (at most ${max})`),
     );
 }
 

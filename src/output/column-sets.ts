@@ -7,7 +7,8 @@ import { riskFlags } from "./risk.js";
 
 /** Which token a row is, wherever the record keeps it (token_info, agent_info, the top level). */
 export const identity = {
-  symbol: col("SYMBOL", [...IDENTITY_PATHS.symbol], "text", { max: 12, min: 4 }),
+  // Never shrunk to fit a terminal (no min): a row is known by its symbol, read whole.
+  symbol: col("SYMBOL", [...IDENTITY_PATHS.symbol], "text", { max: 12 }),
   name: col("NAME", [...IDENTITY_PATHS.name], "text", { max: 24, min: 6 }),
 };
 

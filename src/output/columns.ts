@@ -59,6 +59,11 @@ export interface Column {
   wrap?: boolean;
   /** A value computed from the whole record (flags) instead of read from a path. */
   compute?: (record: unknown, ctx: FormatContext) => Cell;
+  /**
+   * Columns of one quantity (ta's support at 1m, 5m, … 1w) name one group: they share one
+   * precision, chosen from all their values, so that 94.8730 stands beside 90.0185 in a row.
+   */
+  group?: string;
 }
 
 export function cellValue(record: unknown, column: Column): unknown {
@@ -84,13 +89,35 @@ export interface ColumnRule {
   places?: number;
 }
 
-/** The precision every cell of a column is written with, from the column's values. */
-export function columnRule(records: readonly unknown[], column: Column): ColumnRule {
-  if (column.compute) return {};
-  const values = () => records.map((record) => cellValue(record, column));
+/** The precision every cell of these columns is written with, from all their values. */
+function ruleOf(records: readonly unknown[], columns: readonly Column[]): ColumnRule {
+  const [column] = columns;
+  if (!column || column.compute) return {};
+  const values = () => records.flatMap((record) => columns.map((c) => cellValue(record, c)));
   if (column.format === "price") return { price: priceRule(values()) };
   if (column.format === "usd" || column.format === "amount") return { places: compactPlaces(values()) };
   return {};
+}
+
+/** The precision every cell of a column is written with, from the column's values. */
+export function columnRule(records: readonly unknown[], column: Column): ColumnRule {
+  return ruleOf(records, [column]);
+}
+
+/** Each column's rule; the columns of one group (of one format) share the rule of all their values. */
+export function columnRules(records: readonly unknown[], columns: readonly Column[]): ColumnRule[] {
+  const shared = new Map<string, ColumnRule>();
+  return columns.map((column) => {
+    const key = column.group === undefined ? undefined : `${column.group}\u0000${column.format}`;
+    if (key === undefined) return columnRule(records, column);
+    let rule = shared.get(key);
+    if (!rule) {
+      const members = columns.filter((c) => c.group === column.group && c.format === column.format);
+      rule = ruleOf(records, members);
+      shared.set(key, rule);
+    }
+    return rule;
+  });
 }
 
 export function formatCell(

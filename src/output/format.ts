@@ -157,11 +157,15 @@ export function formatPriceAt(value: unknown, places: number): string {
   return `${sign}${group(i)}${f ? `.${f}` : ""}`;
 }
 
-/** 0.0000001234 → "0.0₆1234": four significant digits, rounded half up, after the zeros' count. */
+/**
+ * 0.0000001234 → "0.0₆1234": four significant digits, rounded half up, after the zeros' count, its
+ * trailing zeros kept (0.000000062998 → "0.0₇6300", 0.00000000654 → "0.0₈6540"): every price
+ * written with a subscript shows as many digits as the one beside it.
+ */
 function subscriptPrice(frac: string): string {
   const rounded = roundDecimal("0", frac, leadingZeros(frac) + PRICE_DIGITS).slice(2);
   const zeros = leadingZeros(rounded);
-  const digits = rounded.slice(zeros).replace(/0+$/, "");
+  const digits = rounded.slice(zeros, zeros + PRICE_DIGITS);
   // 0.000099995 rounds up to 0.0001, past where the subscript form starts.
   return zeros < SUBSCRIPT_FROM || numbersForAscii()
     ? `0.${"0".repeat(zeros)}${digits}`
@@ -250,7 +254,7 @@ export function formatCompact(value: unknown, prefix = "", places = compactPlace
   let u = unitOf(int);
   let shown = inUnit(int, frac, UNITS[u]![0], places);
   if (/^\d{4}/.test(shown) && u > 0) shown = inUnit(int, frac, UNITS[--u]![0], places);
-  // Below what the places show, the price format keeps the digits: $0.0₆15, never $0.00.
+  // Below what the places show, the price format keeps the digits: $0.0₆1500, never $0.00.
   if (/^[0.]*$/.test(shown)) return `${sign}${prefix}${formatPrice(`0.${frac}`)}`;
   return `${sign}${prefix}${shown}${UNITS[u]![1]}`;
 }

@@ -72,9 +72,11 @@ export interface Fit {
 
 /**
  * Fits the columns to `width`, changing `widths` and the cells: a wrapping column capped at its
- * max, text columns shrunk (widest first; columns that wrap before columns that are cut) down to
- * their minimum, then columns dropped from the end, and the cells of the shrunk columns cut.
- * `wrapLoaded`: the layout of rows of different heights is loaded, so a wrapping column is not cut.
+ * max; columns dropped from the end while the rest cannot fit even with every text column at its
+ * minimum; then the text columns left shrunk (widest first; columns that wrap before columns that
+ * are cut) by what is still over, and their cells cut. A column without a minimum (the symbol) is
+ * never shrunk or cut. `wrapLoaded`: the layout of rows of different heights is loaded, so a
+ * wrapping column is not cut.
  */
 export function fitToWidth(
   matrix: Cell[][],
@@ -88,21 +90,31 @@ export function fitToWidth(
       widths[i] = Math.min(widths[i]!, Math.max(column.max, displayWidth(column.header)));
   });
   const fit: Fit = { visible: columns.map((_, i) => i), separator: SEPARATORS[0] };
-  const total = () =>
-    fit.visible.reduce((sum, i) => sum + widths[i]!, 0) + fit.separator.length * (fit.visible.length - 1);
-  if (total() > width) fit.separator = SEPARATORS[1];
-  shrink(columns, widths, fit.visible, total() - width);
-  while (total() > width && fit.visible.length > 1) fit.visible = fit.visible.slice(0, -1);
+  const total = (each: (i: number) => number, separator: string) =>
+    fit.visible.reduce((sum, i) => sum + each(i), 0) + separator.length * (fit.visible.length - 1);
+  const narrowest = (i: number) =>
+    columns[i]!.min === undefined ? widths[i]! : floor(columns[i]!, widths[i]!);
+  // Only columns that cannot fit at all are dropped: a text column gives up width before a column goes.
+  while (total(narrowest, SEPARATORS[1]) > width && fit.visible.length > 1)
+    fit.visible = fit.visible.slice(0, -1);
+  const natural = (i: number) => widths[i]!;
+  if (total(natural, fit.separator) > width) fit.separator = SEPARATORS[1];
+  shrink(columns, widths, fit.visible, total(natural, fit.separator) - width);
   cutToWidths(matrix, columns, widths, fit.visible, wrapLoaded);
   return fit;
 }
 
+/** The narrowest a shrinkable column gets: its minimum, its header, or its natural width if less. */
+function floor(column: Column, natural: number): number {
+  return Math.min(natural, Math.max(column.min!, displayWidth(column.header)));
+}
+
 /** Takes `over` cells, one at a time, from the widest text column still above its minimum. */
 function shrink(columns: Column[], widths: number[], visible: number[], over: number): void {
-  const floor = (i: number) => Math.max(columns[i]!.min!, displayWidth(columns[i]!.header));
   const shrinkable = visible.filter((i) => columns[i]!.min !== undefined);
+  const floors = new Map(shrinkable.map((i) => [i, floor(columns[i]!, widths[i]!)]));
   for (; over > 0; over--) {
-    const above = shrinkable.filter((i) => widths[i]! > floor(i));
+    const above = shrinkable.filter((i) => widths[i]! > floors.get(i)!);
     const wrapping = above.filter((i) => columns[i]!.wrap);
     const widest = (wrapping.length ? wrapping : above).sort((x, y) => widths[y]! - widths[x]!)[0];
     if (widest === undefined) break;

@@ -5,7 +5,7 @@ import { sanitizeInline } from "../terminal/sanitize.js";
 import {
   type Cell,
   type Column,
-  columnRule,
+  columnRules,
   type FormatContext,
   formatCell,
   isNumeric,
@@ -88,8 +88,8 @@ interface Laid {
 /** Every cell's text: formatted, redacted, made inert, and cut to its column's max unless it wraps. */
 function formatCells(records: unknown[], columns: Column[], io: IO, now: number): Cell[][] {
   const ctx: FormatContext = { relativeTime: io.stdoutIsTTY, now };
-  // One precision a column, chosen from all its values: no 4.057 beside 4.0201.
-  const rules = columns.map((column) => columnRule(records, column));
+  // One precision a column (or a group of columns), chosen from all its values: no 4.057 beside 4.0201.
+  const rules = columnRules(records, columns);
   return records.map((record) =>
     columns.map((column, c) => {
       const cell = formatCell(record, column, ctx, rules[c]);

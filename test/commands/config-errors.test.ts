@@ -21,6 +21,30 @@ function configWith(settings: Record<string, unknown>): string {
 }
 
 describe("invalid settings", () => {
+  it("config set names the bad value as a flag's error does, and stores nothing", async () => {
+    const folder = configWith({});
+    for (const [key, value, words] of [
+      ["daily-cap", "abc", "expected an amount such as 0.01 (at most 6 decimals)"],
+      ["retries", "many", "expected a whole number of 0 or more"],
+      ["timeout", "soon", "expected a span such as 30s"],
+    ] as const) {
+      const r = await run(["config", "set", key, value], folder);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        new RegExp(`^tokenintel: ${key}: ${words.replace(/[()]/g, "\\$&")}.*, got "${value}"\n$`),
+      );
+    }
+    expect(JSON.parse(readFileSync(join(folder, "config.json"), "utf8"))).toEqual({ settings: {} });
+    // From the environment, the variable named and its value.
+    const env = await run(["--sandbox", "market", "-c", "base", "--pay", "--limit", "1"], folder, {
+      env: { TOKENINTEL_DAILY_CAP: "abc", TOKENINTEL_WALLET_KEY: `0x${"5a".repeat(32)}` },
+    });
+    expect(env.code, env.stderr).toBe(2);
+    expect(env.stderr).toContain(
+      'TOKENINTEL_DAILY_CAP: expected an amount such as 0.01 (at most 6 decimals), got "abc"',
+    );
+  });
+
   it("config list marks a bad value from the file or the environment, with the check's words", async () => {
     const folder = configWith({ chain: 5, output: "xml", timeout: "30s" });
     const r = await run(["config", "list"], folder, { env: { TOKENINTEL_RETRIES: "many" } });

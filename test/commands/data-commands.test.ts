@@ -140,7 +140,8 @@ describe("output formats", () => {
   it("defaults to JSON when stdout is not a terminal, and to a table when it is", async () => {
     const piped = await cli(args);
     expect(JSON.parse(piped.stdout)).toHaveLength(35);
-    const tty = await cli(args, { TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1" });
+    // Wide enough for every column beside the longest symbol (a symbol is never cut to fit).
+    const tty = await cli(args, { TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1", COLUMNS: "160" });
     const lines = tty.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(
       /^SYMBOL\s+NAME\s+PRICE\s+1H\s+24H\s+7D\s+MCAP\s+VOL 24H\s+LIQ\s+HOLDERS\s+RSI\s+MIND 7D$/,

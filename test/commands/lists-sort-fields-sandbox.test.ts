@@ -70,6 +70,19 @@ describe("1. --sort with --limit is the real top n", () => {
     ).toEqual(top);
   });
 
+  it("with --page, reads and sorts that page alone, and says so (not that it reads every page)", async () => {
+    const before = sandbox.stats.byPath["/v1/crypto-market/"] ?? 0;
+    const r = await cli([...args, "--page", "2", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((sandbox.stats.byPath["/v1/crypto-market/"] ?? 0) - before).toBe(1);
+    const page = base().slice(PAGE_SIZES.market, 2 * PAGE_SIZES.market);
+    const top = [...page].sort((a, b) => mcap(b) - mcap(a)).slice(0, 3);
+    expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id)).toEqual(top.map((t) => t.id));
+    const pages = Math.ceil(base().length / PAGE_SIZES.market);
+    expect(r.stderr).not.toContain("reads all");
+    expect(r.stderr).toContain(`--sort orders page 2 alone, not all ${pages} pages`);
+  });
+
   it("--quiet leaves out the cost line", async () => {
     const r = await cli(["--quiet", ...args, "--json"]);
     expect(r.code).toBe(0);

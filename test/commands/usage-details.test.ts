@@ -44,7 +44,10 @@ describe("a whole number too large for its flag says so", () => {
   }
   it("one past the largest safe whole number is too large; 0 is below the least", async () => {
     const r = await runCommand(["market", "-c", "base", "--limit", "9007199254740992"], { server, env: KEY });
-    expect(r.stderr).toMatch(/--limit: too large/);
+    // The largest it takes, named: a user sees how far it goes.
+    expect(r.stderr.trim()).toBe(
+      'tokenintel: --limit: too large (at most 9007199254740991), got "9007199254740992"',
+    );
     const ok = await runCommand(["market", "-c", "base", "--limit", "0"], { server, env: KEY });
     expect(ok.stderr).toMatch(/--limit: expected a whole number of 1 or more/);
   });
@@ -69,7 +72,7 @@ describe("a whole number too large for its flag says so", () => {
     );
   });
   it("a setting too large names the setting", () =>
-    usageError(["config", "set", "retries", HUGE], /^tokenintel: retries: too large/));
+    usageError(["config", "set", "retries", HUGE], /^tokenintel: retries: too large \(at most \d+\)/));
 });
 
 describe("--page past 1 with a list: the list is answered in one page", () => {

@@ -100,3 +100,49 @@ describe("history chart axis", () => {
     expect([...places][0]).toBeLessThanOrEqual(3);
   });
 });
+
+describe("history chart lines", () => {
+  const normalized = (color: boolean) =>
+    renderCharts(
+      [series("A", ["100", "110", "120", "130", "125"]), series("B", ["50", "49", "47", "52", "55"])],
+      { normalize: true, columns: 60, rows: 30, color, height: 8 },
+    );
+  /** The plot's rows: the lines with an axis character, and what follows it. */
+  const rows = (text: string) =>
+    text
+      .split("\n")
+      .filter((line) => /[┤┼]/.test(line))
+      .map((line) => ({
+        label: line.split(/[┤┼]/)[0]!.trim(),
+        tick: line.includes("┼"),
+        plot: line.split(/[┤┼]/)[1]!,
+      }));
+
+  it("ticks the axis (┼) only where a line starts, whatever row asciichart takes for zero", () => {
+    // Both lines start at +0% (each token's first day); asciichart also ticked the row at +24.86%.
+    const drawn = rows(normalized(false));
+    const ticked = drawn.filter((r) => r.tick);
+    expect(ticked, drawn.map((r) => r.label).join(" ")).toHaveLength(1);
+    expect(ticked[0]!.plot[0]).not.toBe(" ");
+    expect(Math.abs(Number.parseFloat(ticked[0]!.label))).toBeLessThan(3);
+    // A price from 0.0001 to 1: the line starts at the bottom row, asciichart ticked the top one too.
+    const price = rows(chart(["0.0001", "0.5", "1", "0.7"]));
+    expect(price.filter((r) => r.tick).map((r) => r.label)).toEqual(["$0.00010"]);
+  });
+
+  it("without colour, draws each token with its own character and names it in the legend", () => {
+    const text = normalized(false);
+    const lines = text.split("\n");
+    expect(lines[1]).toBe("* A  o B");
+    const plot = rows(text)
+      .map((r) => r.plot)
+      .join("");
+    expect(plot).toContain("*");
+    expect(plot).toContain("o");
+    expect(plot).not.toMatch(/[─╭╮╰╯│]/);
+    // In colour, each line in its colour, drawn as ever.
+    const coloured = normalized(true);
+    expect(coloured).toMatch(/\x1b\[3\dm[─╭╮╰╯│]/);
+    expect(coloured).not.toContain("* A");
+  });
+});

@@ -58,6 +58,16 @@ describe("one precision a column", () => {
     expect(cells(col("U", "v", "usd"), ["-0.03", "0.5"])).toEqual(["-$0.03", "$0.50"]);
   });
 
+  it("columns of one group share one precision: a grid's row reads alike", () => {
+    const grid = ["a", "b", "c"].map((k) => col(k.toUpperCase(), k, "price", { group: "support" }));
+    const text = renderTable([{ a: "90.0185", b: "94.873", c: "103.1441" }], grid, io()).text;
+    expect(text.trimEnd().split("\n")[1]!.trim().split(/\s+/)).toEqual(["90.0185", "94.8730", "103.1441"]);
+    // Without a group, each column of one value is a column of one.
+    const alone = ["a", "b"].map((k) => col(k.toUpperCase(), k, "price"));
+    const apart = renderTable([{ a: "90.0185", b: "94.873" }], alone, io()).text;
+    expect(apart.trimEnd().split("\n")[1]!.trim().split(/\s+/)).toEqual(["90.0185", "94.873"]);
+  });
+
   it("a column of one writes a value as the value alone does", () => {
     expect(cells(col("P", "v", "price"), ["0.5"])).toEqual(["0.5"]);
     expect(cells(col("P", "v", "price"), ["0.99999"])).toEqual(["1.00"]);

@@ -21,7 +21,7 @@ describe("formatPrice", () => {
     ["0.5", "0.5"],
     ["0.001317", "0.001317"],
     ["0.0000001234", "0.0₆1234"],
-    ["0.000000000001", "0.0₁₁1"],
+    ["0.000000000001", "0.0₁₁1000"],
     ["-0.25", "-0.25"],
     ["1000000000000000", "1,000,000,000,000,000.00"],
   ])("%s → %s", (input, expected) => {
@@ -35,7 +35,7 @@ describe("formatPrice", () => {
     ["0.052499", "0.0525"],
     ["0.052495", "0.0525"],
     ["0.99999", "1.00"],
-    ["0.000099995", "0.0001"],
+    ["0.000099995", "0.0001000"],
     ["0.0000001234567", "0.0₆1235"],
     ["-0.36987", "-0.3699"],
     ["0.36984999999999999999999", "0.3698"],
@@ -43,8 +43,20 @@ describe("formatPrice", () => {
     expect(formatPrice(input)).toBe(expected);
     expect(formatPrice(new LosslessNumber(input))).toBe(expected);
   });
+  // Written with a subscript count of its zeros, a price keeps four significant digits, its
+  // trailing zeros too: a column of them reads alike (0.0₇6300 beside 0.0₇6111, never 0.0₇63).
+  it.each([
+    ["0.000000062998", "0.0₇6300"],
+    ["0.00000000654", "0.0₈6540"],
+    ["0.000078703342", "0.0₄7870"],
+    ["0.00000006", "0.0₇6000"],
+    ["0.0000000999996", "0.0₆1000"],
+  ])("below 0.0001, four significant digits, zeros kept: %s → %s", (input, expected) => {
+    expect(formatPrice(input)).toBe(expected);
+    expect(formatPrice(new LosslessNumber(input))).toBe(expected);
+  });
   it("reads JSON numbers without exponent form", () => {
-    expect(formatPrice(1e-12)).toBe("0.0₁₁1");
+    expect(formatPrice(1e-12)).toBe("0.0₁₁1000");
     expect(formatPrice(new LosslessNumber("0.000000000000123456789"))).toBe("0.0₁₂1235");
   });
   it("shows null as a dash and junk as text", () => {

@@ -47,8 +47,10 @@ export async function runConfig(
       const k = checkKey(key ?? "");
       if (value === undefined) throw new UsageError("config set: missing value");
       // The check a flag's value gets: one schema per setting, from its flag's kind.
-      const checked = parseValue(k, schemaForFlag((SETTINGS[k] as Setting).flag), value);
-      if ((SETTINGS[k] as Setting).secret) ctx.io.addSecret(value.trim());
+      const setting = SETTINGS[k] as Setting;
+      // The bad value is named, as a flag's is; a secret's never.
+      const checked = parseValue(k, schemaForFlag(setting.flag), value, !setting.secret);
+      if (setting.secret) ctx.io.addSecret(value.trim());
       store.set(k, typeof checked === "string" ? checked : value.trim());
       return;
     }

@@ -4,6 +4,7 @@ import type { Chain } from "../../contract/api.js";
 import type { EndpointSpec, RecordKind } from "../../contract/endpoints.js";
 import type { Shape } from "../../contract/shapes.js";
 import type { Column } from "../../output/columns.js";
+import type { OtherRecords } from "./fields-seen.js";
 
 // What a data command is, as data: its endpoint, the shape of its records, how it selects tokens
 // and how its table looks. Each data command's definition.ts fills one in; the engine (run.ts) does the rest.
@@ -46,6 +47,8 @@ export interface DataCommandDefinition {
   rows?: (record: unknown) => unknown[];
   /** Options sent as query parameters as given: option key → parameter (trending's strategy). */
   params?: Record<string, string>;
+  /** The records another spelling of the command shows: a --where or --sort on their fields is pointed there. */
+  otherRecords?: OtherRecords;
 }
 
 /**

@@ -24,6 +24,14 @@ const MAX_KEY_LENGTH = 128;
  */
 const FIELD_NAME = /^[A-Za-z_][\w-]*$/;
 
+/** Records another spelling of the command shows (staking's activities): their fields, and how to get them. */
+export interface OtherRecords {
+  /** Their shape's paths. */
+  paths: ReadonlySet<string>;
+  /** What a path of theirs is, and the flag that shows them: "an activity's field: add --activities". */
+  how: string;
+}
+
 export class FieldsSeen {
   /** Each path looked for, with the flags that named it; a path leaves once a record has it. */
   private readonly unseen = new Map<string, { flags: Set<string>; documented: boolean }>();
@@ -31,7 +39,19 @@ export class FieldsSeen {
   /** The fields the first record carried, for suggestions. */
   private carried: string[] = [];
 
-  constructor(private readonly what: string) {}
+  constructor(
+    private readonly what: string,
+    private readonly other?: OtherRecords,
+  ) {}
+
+  /**
+   * Refuses, before any request, a --where or --sort field that is not these records' but the other
+   * records' (`staking --where user_type=dev`: the user type is an activity's): it would match nothing.
+   */
+  pointElsewhere(flag: string, path: string): void {
+    if (DECIDING.has(flag) && this.other?.paths.has(path))
+      throw new UsageError(`${flag}: ${JSON.stringify(path)} is ${this.other.how}`);
+  }
 
   /** Looks for `path` in the records, for `flag`; `documented`: the shape lists it. */
   expect(flag: string, path: string, documented: boolean): void {
@@ -99,7 +119,8 @@ export class FieldsSeen {
 
   private line(flag: string, path: string, why: string): string {
     const near = nearPaths(path, this.carried);
-    return `${flag}: ${JSON.stringify(path)}: ${why} in ${this.what}${near.length ? ` (the records have ${near.join(", ")})` : ""}`;
+    const elsewhere = this.other?.paths.has(path) ? ` (it is ${this.other.how})` : "";
+    return `${flag}: ${JSON.stringify(path)}: ${why} in ${this.what}${near.length ? ` (the records have ${near.join(", ")})` : elsewhere}`;
   }
 }
 

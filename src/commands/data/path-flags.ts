@@ -60,6 +60,7 @@ export function checkPaths(
   for (const path of paths) refuseUnsafePath(flag, path);
   const known = new Set(dotPaths(shape));
   for (const path of paths) {
+    if (!known.has(path)) seen?.pointElsewhere(flag, path);
     const looked = seen && FIELD_PATH.test(path) && !nearPaths(path, known).length;
     if (!known.has(path) && !looked) throw unknownField(flag, path, known, what);
     seen?.expect(flag, path, known.has(path));

@@ -70,7 +70,7 @@ export async function parseDataOptions(
   checkPaging(opts.page, tokens.selector);
   const format = await chooseFormat(ctx, opts);
   // Fields the records may carry beyond their shape are looked for in them (fields-seen.ts).
-  const seen = new FieldsSeen(spec.name);
+  const seen = new FieldsSeen(spec.name, spec.otherRecords);
   const { fields, chosen } = pickFields(spec, opts, seen);
   const payment = await paymentOptions(ctx, opts);
   const columns = tableColumns(spec, opts, chosen);
@@ -153,25 +153,7 @@ export async function runDataCommand(
     ctx.io,
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
-  let costTold = false;
-  let lastProgress: Progress | undefined;
-  query.onProgress = (p) => {
-    // A page whose records --where all dropped yields no batch: the deciding fields are checked
-    // here too, after the first page, not after every page was read (and paid for).
-    parsed.seen.checkDeciding();
-    if (!costTold && parsed.sortLimit !== undefined && p.unit === "page" && p.total !== undefined) {
-      costTold = true;
-      const pages = Math.min(p.total, query.maxPages ?? DEFAULT_MAX_PAGES);
-      if (pages > SORT_COST_PAGES) {
-        progress.clear();
-        ctx.io.info(
-          `tokenintel: --sort reads all ${pages} pages to find the top ${parsed.sortLimit} (use --page or a smaller --max-pages to read fewer)`,
-        );
-      }
-    }
-    progress.update(p);
-    lastProgress = p;
-  };
+  const lastProgress = followProgress(ctx, parsed, progress);
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
@@ -182,6 +164,62 @@ export async function runDataCommand(
     },
   );
   for (const note of parsed.seen.notes()) ctx.io.warn(note);
+  endNotes(ctx, parsed, result, lastProgress());
+}
+
+/**
+ * Follows the walk page by page: the deciding fields checked, the --sort note said once, the
+ * progress line updated; gives the last progress.
+ */
+function followProgress(
+  ctx: RunContext,
+  parsed: ParsedDataOptions,
+  progress: ProgressLine,
+): () => Progress | undefined {
+  let costTold = false;
+  let lastProgress: Progress | undefined;
+  parsed.query.onProgress = (p) => {
+    // A page whose records --where all dropped yields no batch: the deciding fields are checked
+    // here too, after the first page, not after every page was read (and paid for).
+    parsed.seen.checkDeciding();
+    if (!costTold && parsed.sort !== undefined && p.unit === "page" && p.total !== undefined) {
+      costTold = true;
+      const note = sortCost(parsed, p.total);
+      if (note) {
+        progress.clear();
+        ctx.io.info(note);
+      }
+    }
+    progress.update(p);
+    lastProgress = p;
+  };
+  return () => lastProgress;
+}
+
+/**
+ * What --sort reads, said after the first page: with --page, that one page alone (of several);
+ * with --limit, every page, when that is more than a few.
+ */
+function sortCost(parsed: ParsedDataOptions, total: number): string | undefined {
+  const { page, maxPages } = parsed.query;
+  if (page !== undefined)
+    return total > 1 && page <= total
+      ? `tokenintel: --sort orders page ${page} alone, not all ${total} pages (without --page it reads and sorts them all)`
+      : undefined;
+  if (parsed.sortLimit === undefined) return undefined;
+  const pages = Math.min(total, maxPages ?? DEFAULT_MAX_PAGES);
+  if (pages <= SORT_COST_PAGES) return undefined;
+  return `tokenintel: --sort reads all ${pages} pages to find the top ${parsed.sortLimit} (use --page or a smaller --max-pages to read fewer)`;
+}
+
+/** What a run says once its records are written: a --page past the last, the tokens with no data. */
+function endNotes(
+  ctx: RunContext,
+  parsed: ParsedDataOptions,
+  result: RecordStreamResult,
+  lastProgress: Progress | undefined,
+): void {
+  const { query } = parsed;
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)

@@ -4,7 +4,7 @@ import { type DataCommandDefinition, dataCommand, type TableLayout } from "../da
 
 const COLUMNS: TableLayout = {
   columns: [
-    col("SYMBOL", "symbol", "text", { max: 12, min: 4 }),
+    col("SYMBOL", "symbol", "text", { max: 12 }),
     col("NAME", "name", "text", { max: 24, min: 6 }),
     col("CHAIN", "chain", "text"),
     col("ECOSYSTEM", "ecosystem", "text", { max: 12, min: 6 }),

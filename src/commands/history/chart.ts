@@ -70,6 +70,72 @@ export function widestLabel(min: number, max: number, label: (x: number) => stri
   return widest;
 }
 
+/** asciichart's symbols as it reads them: [0] a line's start on the axis, [1] the axis, [4-9] a line's pieces. */
+const AXIS = "┤";
+const START = "┼";
+const PIECES = ["─", "╰", "╭", "╮", "╯", "│"];
+type Symbols = [string, string, string, string, string, string, string, string, string, string];
+
+export interface PlotOptions {
+  /** Rows of the plot, less one (asciichart's height). */
+  height: number;
+  offset: number;
+  format: (x: number) => string;
+  /** asciichart's colour of each series, or none. */
+  colors?: string[];
+  /** Without colour: the one character each series is drawn with (its legend shows it), in turn. */
+  marks?: readonly string[];
+}
+
+/**
+ * The row (from the top) where each series starts, as asciichart lays its rows out: rows are
+ * counted from the bottom, at `height / range` a unit, from the lowest value's rounded row.
+ */
+function startRows(series: readonly number[][], height: number): number[] {
+  const all = series.flat();
+  const [min, max] = [Math.min(...all), Math.max(...all)];
+  const ratio = max - min !== 0 ? height / (max - min) : 1;
+  const [min2, max2] = [Math.round(min * ratio), Math.round(max * ratio)];
+  const rows = Math.abs(max2 - min2);
+  return series.map((s) => rows - (Math.round(s[0]! * ratio) - min2));
+}
+
+/**
+ * Lines drawn by asciichart, each line's start ticked on the axis (┼) where it starts and nowhere
+ * else: asciichart also ticks the row it takes for zero, counting from the top the rows it counts
+ * from the bottom, so a range across zero showed a tick where no line starts. With `marks`, each
+ * series is drawn alone with its own character, on the same rows, and the drawings laid over each
+ * other in order (a later series over an earlier one where they meet).
+ */
+export function plotLines(series: number[][], options: PlotOptions): string[] {
+  const { height, offset, format, colors, marks } = options;
+  const symbols = (mark?: string): Symbols => {
+    const [a, b, c, d, e, f] = mark ? PIECES.map(() => mark) : PIECES;
+    return [AXIS, AXIS, "╶", "╴", a!, b!, c!, d!, e!, f!];
+  };
+  let lines: string[];
+  if (marks?.length) {
+    const all = series.flat();
+    const [min, max] = [Math.min(...all), Math.max(...all)];
+    const layers = series.map((s, j) =>
+      plot(s, { height, offset, format, min, max, symbols: symbols(marks[j % marks.length]) }).split("\n"),
+    );
+    lines = layers[0]!.map((_, row) => overlay(layers.map((layer) => layer[row]!)));
+  } else lines = plot(series, { height, offset, format, colors, symbols: symbols() }).split("\n");
+  for (const row of startRows(series, height)) lines[row] = lines[row]!.replace(AXIS, START);
+  return lines;
+}
+
+/** One line of several drawings of the same rows: each one's characters over the ones before it. */
+function overlay(drawings: string[]): string {
+  const out = [...drawings[0]!];
+  for (const drawing of drawings.slice(1))
+    [...drawing].forEach((ch, i) => {
+      if (ch !== " ") out[i] = ch;
+    });
+  return out.join("");
+}
+
 /** The chart's lines (no trailing newline), each at most `width` columns wide. */
 export function drawChart(points: readonly Point[], options: ChartOptions): string[] {
   const known = points.filter((p) => p.value !== undefined).map((p) => p.value!);
@@ -84,12 +150,12 @@ export function drawChart(points: readonly Point[], options: ChartOptions): stri
   const plotWidth = Math.max(2, options.width - labelWidth - 1);
   const sampled = resample(points, plotWidth);
   const start = labelWidth + 1;
-  const lines = plot(bridged(sampled), {
+  const lines = plotLines([bridged(sampled)], {
     height: Math.max(1, options.height - 1),
     offset: 2,
     // A flat series is one row, which asciichart labels with its row number: label it with the value.
     format: (x: number) => padStartWidth(options.label(min === max ? min : x), labelWidth),
-  }).split("\n");
+  });
   // A missing day: the steps into and out of it are cleared.
   const cleared = new Set<number>();
   sampled.forEach((p, i) => {

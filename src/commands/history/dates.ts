@@ -39,13 +39,21 @@ export function readDay(flag: string, value: string, now = Date.now()): string {
   return isoDay(at);
 }
 
-/** Both ends, checked together: --since after --until is exit 2 naming both. */
+/**
+ * Both ends, checked together: --since after --until is exit 2 naming both, and so is a --since
+ * after today (UTC), which no day of any history lies after (an empty series said nothing).
+ */
 export function readRange(
   since: string | undefined,
   until: string | undefined,
   now = Date.now(),
 ): { from: string | undefined; to: string | undefined } {
   const from = since === undefined ? undefined : readDay("--since", since, now);
+  const today = isoDay(now);
+  if (from !== undefined && from > today)
+    throw new UsageError(
+      `--since: ${JSON.stringify(since)} is after today (${today}, UTC): no day after today has a history yet`,
+    );
   const to = until === undefined ? undefined : readDay("--until", until, now);
   if (from !== undefined && to !== undefined && from > to)
     throw new UsageError(`--since ${from} is after --until ${to}: nothing lies between them`);

@@ -1,9 +1,9 @@
-import { blue, colored, cyan, green, magenta, plot, red, yellow } from "asciichart";
+import { blue, colored, cyan, green, magenta, red, yellow } from "asciichart";
 import { formatPercent, toDecimalNumber } from "../../output/format.js";
 import { displayWidth, padStartWidth, truncateWidth } from "../../output/width.js";
 import { sanitizeInline } from "../../terminal/sanitize.js";
 import { type Label, type Metric, metricOf, percentAxis } from "./axis.js";
-import { axisStep, drawChart, type Point, resample, widestLabel } from "./chart.js";
+import { axisStep, drawChart, type Point, plotLines, resample, widestLabel } from "./chart.js";
 import type { HistorySeries } from "./run.js";
 
 // The charts `history` draws on a terminal: one per token (or one for all with --normalize), each
@@ -86,6 +86,8 @@ function stepOf(points: readonly Point[], height: number): number {
 }
 
 const COLORS = [cyan, magenta, yellow, green, blue, red];
+/** Without colour, each token's line is drawn with its own character, the legend naming it. */
+const MARKS = ["*", "o", "x", "#", "+", "%", "@", "=", "&", "~"];
 
 /** Several tokens in one chart, each as percent change from its first day, a colour each and a legend. */
 function normalized(
@@ -123,16 +125,16 @@ function normalized(
       return last;
     });
   });
-  const chart = plot(series, {
+  const chart = plotLines(series, {
     height: Math.max(1, height - 1),
     offset: 2,
     format: (x: number) => padStartWidth(percentLabel(low === high ? low : x), labelWidth),
-    colors: color ? COLORS : undefined,
-  }).split("\n");
+    ...(color ? { colors: COLORS } : { marks: MARKS }),
+  });
   const names = all.map((s) => sanitizeInline(s.token_symbol ?? s.named));
   const legend = color
     ? names.map((n, i) => colored(`━ ${n}`, COLORS[i % COLORS.length])).join("  ")
-    : `${names.join(", ")} (colour tells the lines apart; NO_COLOR is set)`;
+    : names.map((n, i) => `${MARKS[i % MARKS.length]} ${n}`).join("  ");
   const first = dates[0]!;
   const last = dates[dates.length - 1]!;
   const gap = Math.max(1, series[0]!.length - first.length - last.length);

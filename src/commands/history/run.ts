@@ -7,7 +7,7 @@ import { ApiError, CliError, InterruptedError, UsageError } from "../../errors.j
 import type { FlagValues } from "../../flags/table.js";
 import { stringifyJson } from "../../json/exact.js";
 import { col } from "../../output/columns.js";
-import { createWriter, toCsv } from "../../output/writers.js";
+import { createWriter, type OutputFormat, toCsv } from "../../output/writers.js";
 import { paymentOptions } from "../../payment/options.js";
 import { expandList } from "../data/lists.js";
 import { chooseFormat } from "../data/output.js";
@@ -241,8 +241,31 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, { path: PATH, query })}`);
     return;
   }
-  const maxPages = opts.maxPages ?? DEFAULT_MAX_PAGES;
-  // Every token is asked for even when one fails (a cap, a refusal): what was paid for is printed.
+  const walk = { chain, param, items, range, maxPages: opts.maxPages ?? DEFAULT_MAX_PAGES };
+  const fetched = await fetchAll(ctx, client, walk);
+  await writeHistory(ctx, opts, fetched.series, chart ? "chart" : format);
+  finish(ctx, fetched, items, Boolean(opts.strict));
+}
+
+/** What one run asks for: the chain, the tokens, the days and the page ceiling. */
+interface Walk {
+  chain: string;
+  param: Selection["param"];
+  items: string[];
+  range: { from?: string; to?: string };
+  maxPages: number;
+}
+
+/** The series read, the tokens with none, and the failures that stopped a series or a token. */
+interface Fetched {
+  series: HistorySeries[];
+  missing: string[];
+  failed: CliError[];
+}
+
+/** Every token's series; each token is asked for even when another fails (what was paid for is printed). */
+async function fetchAll(ctx: RunContext, client: ApiClient, walk: Walk): Promise<Fetched> {
+  const { chain, param, items, range, maxPages } = walk;
   const notFound = new Map<string, string>();
   const settled = await Promise.allSettled(
     items.map((item) => fetchSeries(ctx, client, chain, param, item, range, maxPages, notFound)),
@@ -259,10 +282,19 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
   // Each named, with what the server said when it said something (a 404's message).
   const named = missing.map((item) => (notFound.has(item) ? `${item} (${notFound.get(item)})` : item));
   if (missing.length) ctx.io.warn(`no history on ${chain} for ${named.join(", ")}`);
-  const others = series.filter((s) => s.other !== undefined);
-  for (const s of others) ctx.io.warn(`history: asked for ${s.named}, the server answered for ${s.other}`);
+  for (const s of series.filter((s) => s.other !== undefined))
+    ctx.io.warn(`history: asked for ${s.named}, the server answered for ${s.other}`);
+  return { series, missing, failed };
+}
 
-  if (chart) {
+/** The series as a chart on a terminal, else as JSON, NDJSON, CSV or a table of days. */
+async function writeHistory(
+  ctx: RunContext,
+  opts: HistoryOptions,
+  series: HistorySeries[],
+  format: OutputFormat | "chart",
+): Promise<void> {
+  if (format === "chart") {
     const { renderCharts } = await import("./render.js");
     await ctx.io.out(
       renderCharts(series, { ...opts, columns: ctx.io.columns, rows: ctx.io.rows, color: ctx.io.color }),
@@ -285,6 +317,15 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
       await writer.end();
     }
   }
+}
+
+/** The run's end once the series are printed: the first failure, else --strict's refusals. */
+function finish(
+  ctx: RunContext,
+  { series, missing, failed }: Fetched,
+  items: string[],
+  strict: boolean,
+): void {
   if (failed.length) {
     for (const s of series.filter((s) => s.error))
       ctx.io.warn(
@@ -292,9 +333,10 @@ export async function runHistory(ctx: RunContext, opts: HistoryOptions): Promise
       );
     throw failed[0];
   }
-  if (missing.length && opts.strict)
+  const others = series.filter((s) => s.other !== undefined);
+  if (missing.length && strict)
     throw new CliError(`no history for ${missing.length} of ${items.length} tokens: ${missing.join(", ")}`);
-  if (others.length && opts.strict)
+  if (others.length && strict)
     throw new CliError(
       `the server answered for another token than asked for ${others.length} of ${items.length}: ${others.map((s) => s.named).join(", ")}`,
     );
@@ -305,7 +347,7 @@ function pick(day: Record<string, unknown>): Record<string, unknown> {
 }
 
 const DAY_COLUMNS = [
-  col("TOKEN", "token_symbol", "text", { max: 12, min: 4 }),
+  col("TOKEN", "token_symbol", "text", { max: 12 }),
   col("DATE", "date_time", "text"),
   col("PRICE", "usd_price", "price"),
   col("VOLUME", "total_volume", "usd"),

@@ -9,7 +9,7 @@ import { ledgerFile, PaymentLedger } from "../../payment/ledger.js";
 import { fixedAmount } from "../../payment/ledger-lines.js";
 import { chooseFormat as chooseDataFormat } from "../data/output.js";
 import type { PAYMENTS_FLAGS } from "./index.js";
-import { dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
+import { type DayTotal, dailyTotals, joinOutcomes, type PaymentRecord } from "./records.js";
 
 // `tokenintel payments`: the ledger read back, one record a payment signed (its outcome joined to
 // it by nonce), or per-day totals per network; in a table by default, or JSON, NDJSON, CSV.
@@ -86,12 +86,20 @@ const PAYMENT_COLUMNS: Column[] = [
   },
 ];
 
+/** An exact amount as the ledger writes it ("0.005000"), right-aligned as numbers are. */
+const exactAmount = (header: string, field: "signed" | "settled"): Column => ({
+  header,
+  paths: [field],
+  format: "amount",
+  compute: (record) => text((record as DayTotal)[field]),
+});
+
 const DAY_COLUMNS: Column[] = [
   { header: "day (UTC)", paths: ["day"], format: "text" },
   { header: "network", paths: ["network"], format: "text" },
-  { header: "payments", paths: ["payments"], format: "text" },
-  { header: "signed", paths: ["signed"], format: "text" },
-  { header: "settled", paths: ["settled"], format: "text" },
+  { header: "payments", paths: ["payments"], format: "int" },
+  exactAmount("signed", "signed"),
+  exactAmount("settled", "settled"),
   { header: "asset", paths: ["symbol"], format: "text" },
 ];
 
@@ -125,6 +133,28 @@ export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promi
   const file = ledgerFile(ctx.io.env, sandbox);
   if (sandbox)
     ctx.io.info(`tokenintel: the sandbox's payments (--sandbox), apart from the real ledger: ${file}`);
+  const payments = readPayments(ctx, file, since);
+  const records = opts.byDay ? dailyTotals(payments, (atomic) => fixedAmount(atomic, 6)) : payments;
+  const sinceText = since === undefined ? "" : ` since ${new Date(since).toISOString()}`;
+  const empty = `tokenintel: no payments recorded${sinceText} (ledger: ${file})`;
+  // Where the payments shown were read from; an empty answer says it in its own line.
+  if (records.length > 0 && !sandbox) ctx.io.info(`tokenintel: payments from the ledger ${file}`);
+  const writer = createWriter(format, ctx.io, {
+    columns: () => (opts.byDay ? DAY_COLUMNS : PAYMENT_COLUMNS),
+    fields: format === "csv" ? CSV_FIELDS[opts.byDay ? "days" : "payments"] : undefined,
+    emptyMessage: empty,
+  });
+  await writer.write(records);
+  await writer.end();
+  if (records.length > 0) return;
+  // A table says it is empty; JSON, NDJSON and CSV print an empty answer and say it here.
+  if (format !== "table") ctx.io.info(empty);
+  const other = otherLedger(ctx, !sandbox, since);
+  if (other) ctx.io.info(other);
+}
+
+/** The ledger's payments since then (all without `since`); lines that cannot be read are named. */
+function readPayments(ctx: RunContext, file: string, since: number | undefined): PaymentRecord[] {
   const { lines, damaged, damagedSigned } = new PaymentLedger(file).readAll();
   if (damaged > 0) {
     const signed = damagedSigned
@@ -134,14 +164,26 @@ export async function runPayments(ctx: RunContext, opts: PaymentsOptions): Promi
       `${damaged} line${damaged === 1 ? "" : "s"} of the payment ledger ${file} could not be read (not whole) and ${damaged === 1 ? "is" : "are"} left out${signed}`,
     );
   }
-  const payments = joinOutcomes(lines).filter((p) => since === undefined || Date.parse(p.at) >= since);
-  const records = opts.byDay ? dailyTotals(payments, (atomic) => fixedAmount(atomic, 6)) : payments;
-  const sinceText = since === undefined ? "" : ` since ${new Date(since).toISOString()}`;
-  const writer = createWriter(format, ctx.io, {
-    columns: () => (opts.byDay ? DAY_COLUMNS : PAYMENT_COLUMNS),
-    fields: format === "csv" ? CSV_FIELDS[opts.byDay ? "days" : "payments"] : undefined,
-    emptyMessage: `tokenintel: no payments recorded${sinceText} (ledger: ${file})`,
-  });
-  await writer.write(records);
-  await writer.end();
+  return joinOutcomes(lines).filter((p) => since === undefined || Date.parse(p.at) >= since);
+}
+
+/**
+ * Where the payments went when this ledger has none: the other ledger's count since then (runs with
+ * --sandbox record apart from the real ones), and the command that lists them; undefined when it
+ * has none too, or cannot be read (that ledger's own listing says why).
+ */
+function otherLedger(ctx: RunContext, sandbox: boolean, since: number | undefined): string | undefined {
+  const file = ledgerFile(ctx.io.env, sandbox);
+  let count: number;
+  try {
+    count = joinOutcomes(new PaymentLedger(file).readAll().lines).filter(
+      (p) => since === undefined || Date.parse(p.at) >= since,
+    ).length;
+  } catch {
+    return undefined;
+  }
+  if (count === 0) return undefined;
+  const made = `${count} payment${count === 1 ? "" : "s"} made ${sandbox ? "with" : "without"} --sandbox`;
+  const lists = sandbox ? "'tokenintel payments --sandbox'" : "'tokenintel payments' (without --sandbox)";
+  return `tokenintel: ${made} ${count === 1 ? "is" : "are"} recorded apart, in ${file}: ${lists} lists them`;
 }

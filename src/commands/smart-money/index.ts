@@ -1,9 +1,10 @@
 import { flagTable } from "../../flags/table.js";
-import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
+import { BASE_ONLY_CHAIN, BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
 import { runsDefinition } from "../data/command.js";
 
 export const SMART_MONEY_FLAGS = flagTable({
+  chain: BASE_ONLY_CHAIN,
   ...BY_TICKER_OR_ADDRESS_FLAGS,
   ...LIST_ANSWER_FLAGS,
 });
@@ -23,7 +24,7 @@ export default defineCommand({
   ],
   notes: `Names the tokens with --tickers or --addresses (at least one; 30 a request, a longer list is
 split and merged in the order given). The table's NET is inflow − outflow in USD, computed exactly;
-JSON and NDJSON carry the records as the service sent them. Base only: the endpoint takes no chain.`,
+JSON and NDJSON carry the records as the service sent them. Base only: the endpoint takes no chain (-c base is taken, another chain refused).`,
   definition,
   run: runsDefinition(definition),
 });

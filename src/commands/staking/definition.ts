@@ -1,5 +1,5 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
-import { STAKING_ACTIVITY } from "../../contract/shapes.js";
+import { dotPaths, STAKING_ACTIVITY } from "../../contract/shapes.js";
 import { identity } from "../../output/column-sets.js";
 import { type Column, cellValue, col } from "../../output/columns.js";
 import { formatPlain } from "../../output/format.js";
@@ -49,10 +49,20 @@ const VIEWS: Record<(typeof ENDPOINTS)["staking"]["views"][number], TableLayout>
   },
 };
 
-export const STAKING: DataCommandDefinition = dataCommand(ENDPOINTS.staking, {
-  views: VIEWS,
-  emptyMessage: "No staking data for these tokens.",
-});
+// A token's fields and an activity's are apart: a filter or sort on the other's is pointed there.
+const ACTIVITY_FIELDS = {
+  paths: new Set(dotPaths(STAKING_ACTIVITY)),
+  how: "an activity's field: add --activities",
+};
+const TOKEN_FIELDS = {
+  paths: new Set(dotPaths(ENDPOINTS.staking.shape!)),
+  how: "a token's field, not an activity's: leave out --activities",
+};
+
+export const STAKING: DataCommandDefinition = {
+  ...dataCommand(ENDPOINTS.staking, { views: VIEWS, emptyMessage: "No staking data for these tokens." }),
+  otherRecords: ACTIVITY_FIELDS,
+};
 
 /** A user type that stands out: smart money and the token's developers. */
 const USER_TONES = { smart_money_user: "warn", dev: "bad" } as const;
@@ -69,7 +79,7 @@ const tone =
 
 const ACTIVITY: TableLayout = {
   columns: [
-    col("SYMBOL", "symbol", "text", { max: 12, min: 4 }),
+    col("SYMBOL", "symbol", "text", { max: 12 }),
     col("TIME", "timestamp", "time"),
     tone({ stake: "up", unstake: "down" })("action", "ACTION"),
     col("AMOUNT", "amount", "amount"),
@@ -98,4 +108,5 @@ export const STAKING_ACTIVITIES: DataCommandDefinition = {
   table: { views: { details: ACTIVITY }, defaultView: "details" },
   rows: activities,
   emptyMessage: "No staking activity for these tokens.",
+  otherRecords: TOKEN_FIELDS,
 };

@@ -1,11 +1,12 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { UsageError } from "../../errors.js";
 import { flagTable } from "../../flags/table.js";
-import { BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
+import { BASE_ONLY_CHAIN, BY_TICKER_OR_ADDRESS_FLAGS, LIST_ANSWER_FLAGS } from "../../flags/token-lists.js";
 import { defineCommand } from "../command.js";
 import { runsDefinition } from "../data/command.js";
 
 export const STAKING_FLAGS = flagTable({
+  chain: BASE_ONLY_CHAIN,
   ...BY_TICKER_OR_ADDRESS_FLAGS,
   view: {
     flags: "--view <view>",
@@ -41,7 +42,7 @@ export default defineCommand({
   notes: `Names the tokens with --tickers or --addresses (at least one; 30 a request, a longer list is
 split and merged in the order given). TVL is read from tvl (the older path) or tvl_usd (the newer);
 net_staked and net_staked_usd are the service's own formatted strings ("3.4M"), kept as written in
-JSON and the table. Base only: the endpoint takes no chain.`,
+JSON and the table. Base only: the endpoint takes no chain (-c base is taken, another chain refused).`,
   async run(ctx, opts) {
     if (opts.activities && opts.view !== undefined)
       throw new UsageError("--activities has no --view: leave one out");

@@ -30,10 +30,11 @@ const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
   sma: "price",
 };
 
+// An indicator's columns, one per interval and the one-value form, are one quantity: one precision.
 const indicator =
   (kind: Exclude<TaView, "change">, label = (i: string) => i) =>
   (i: string) =>
-    col(label(i), `technical_indicators.${kind}_${i}`, FORMATS[kind]);
+    col(label(i), `technical_indicators.${kind}_${i}`, FORMATS[kind], { group: kind });
 
 /**
  * The one-value form of an indicator (flat records), or its 1d value (documented ones), headed for
@@ -51,7 +52,7 @@ function indicatorView(kind: Exclude<TaView, "change">): TableLayout {
   return {
     columns: (records) => {
       const grid = present(records, INDICATOR_INTERVALS, indicator(kind));
-      const flat = col(kind.toUpperCase(), `technical_indicators.${kind}`, FORMATS[kind]);
+      const flat = col(kind.toUpperCase(), `technical_indicators.${kind}`, FORMATS[kind], { group: kind });
       return [identity.symbol, ...grid, ...(grid.length === 0 || sent(records, flat) ? [flat] : [])];
     },
     wide: WIDE_EXTRA,
