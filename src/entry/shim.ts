@@ -35,7 +35,10 @@ export function runShim(dist: string, args: readonly string[]): void {
   const flags =
     process.env.TOKENINTEL_V8_FLAGS === "0"
       ? ""
-      : v8Flags(Number.parseInt(process.versions.node, 10), line.ndjson || process.env.TOKENINTEL_OUTPUT === "ndjson");
+      : v8Flags(
+          Number.parseInt(process.versions.node, 10),
+          line.ndjson || process.env.TOKENINTEL_OUTPUT === "ndjson",
+        );
   if (flags) (load("node:v8") as typeof import("node:v8")).setFlagsFromString(flags);
   const bundle = join(dist, line.complete ? "complete.js" : "cli.js");
   try {
