@@ -30,6 +30,7 @@ const page = (title: string, blocks: string[]) =>
 function defaultOf(setting: Setting): string {
   const value = setting.default;
   if (value === undefined) return cell(setting.unset ?? "");
+  if (setting.flag.kind === "ttl" && value === 0) return `${code("0")} (off)`;
   if (typeof value === "number" && (setting.flag.kind === "duration" || setting.flag.kind === "ttl"))
     return code(`${value / 1000}s`);
   return code(String(value));
