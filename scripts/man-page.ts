@@ -1,6 +1,6 @@
 import type { Command, Help, Option } from "commander";
 import type { CommandModule } from "../src/commands/command.js";
-import { ExitCode } from "../src/errors.js";
+import { EXIT_MEANINGS, ExitCode } from "../src/errors.js";
 import { settingEnvironment } from "../src/flags/settings-table.js";
 import { preformatted, reflow } from "../src/help/notes.js";
 import { COMMANDS, fullProgram } from "../src/program.js";
@@ -74,18 +74,8 @@ function options(help: Help, list: readonly Option[]): string[] {
     .flatMap((o) => [".TP", term(help.optionTerm(o)), roff(help.optionDescription(o))]);
 }
 
-/** What the exit codes mean; a test checks every code in ExitCode is here. */
-export const EXIT_STATUS: Record<keyof typeof ExitCode, string> = {
-  ok: "success (an empty result is a success)",
-  error: "API, network or unexpected failure",
-  usage: "usage error: a bad flag or value, caught before any request",
-  risk: "check --fail-on: a token reached that risk level",
-  auth: "authentication: no key where one is needed, or the key was rejected",
-  payment: "payment required and not made",
-  interrupted: "interrupted (Ctrl-C)",
-};
-
-const ENVIRONMENT: Array<[string, string]> = [
+/** The environment a run reads: the settings' variables and the others (the man page, docs/reference). */
+export const ENVIRONMENT: Array<[string, string]> = [
   ["TOKENINTEL_API_KEY", "API key"],
   ...settingEnvironment(),
   ["TOKENINTEL_WALLET_KEY", "wallet private key for --pay (x402); never stored, never printed"],
@@ -97,6 +87,18 @@ const ENVIRONMENT: Array<[string, string]> = [
   ],
   ["TOKENINTEL_FORCE_TTY", "1: behave as on a terminal even when stdout is a pipe"],
   ["NO_COLOR, FORCE_COLOR", "colour off, colour on"],
+];
+
+/** The files tokenintel keeps (the man page, docs/reference). */
+export const FILES: Array<[string, string]> = [
+  [
+    "~/.config/tokenintel/config.json",
+    "the config store (settings and the API key), mode 0600 in a folder of mode 0700; $TOKENINTEL_CONFIG_DIR/config.json when set. `tokenintel config path` prints it.",
+  ],
+  [
+    "~/.local/share/tokenintel/payments.jsonl",
+    "the payment ledger: every x402 authorization signed, written before it is sent, then its outcome; mode 0600; $TOKENINTEL_DATA_DIR/payments.jsonl when set. `tokenintel payments` shows it.",
+  ],
 ];
 
 function commandSection(help: Help, cmd: Command, path: string[], moduleAt: ModuleAt): string[] {
@@ -160,22 +162,13 @@ export function renderManPage(program: Command, version: string, moduleAt: Modul
     ...Object.entries(ExitCode).flatMap(([name, code]) => [
       ".TP",
       bold(String(code)),
-      roff(EXIT_STATUS[name as keyof typeof ExitCode]),
+      roff(EXIT_MEANINGS[name as keyof typeof ExitCode]),
     ]),
     ".SH ENVIRONMENT",
     "Precedence: flag, then environment, then the config store.",
     ...ENVIRONMENT.flatMap(([name, meaning]) => [".TP", bold(name), roff(meaning)]),
     ".SH FILES",
-    ".TP",
-    bold("~/.config/tokenintel/config.json"),
-    roff(
-      "the config store (settings and the API key), mode 0600 in a folder of mode 0700; $TOKENINTEL_CONFIG_DIR/config.json when set. `tokenintel config path` prints it.",
-    ),
-    ".TP",
-    bold("~/.local/share/tokenintel/payments.jsonl"),
-    roff(
-      "the payment ledger: every x402 authorization signed, written before it is sent, then its outcome; mode 0600; $TOKENINTEL_DATA_DIR/payments.jsonl when set. `tokenintel payments` shows it.",
-    ),
+    ...FILES.flatMap(([name, meaning]) => [".TP", bold(name), roff(meaning)]),
     ".SH SEE ALSO",
     roff("tokenintel version --verbose (for bug reports); THIRD_PARTY_NOTICES in the package's dist folder."),
   ];

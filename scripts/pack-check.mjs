@@ -2,7 +2,7 @@
 // into an empty prefix as `npm install -g --ignore-scripts` does, and checks what arrived: only the
 // files meant to ship, no dependencies, no install scripts, at most 15 MB on disk, and a tool that
 // runs from there with nothing else around it (the sandbox demo, a payment, the config store, the
-// man page). Offline: a local tarball with no dependencies needs no registry. Exits 1, loudly, on
+// man page, the agent skill). Offline: a local tarball with no dependencies needs no registry. Exits 1, loudly, on
 // any failure. Run it after `npm run build`; `npm test` and CI do.
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const MAX_INSTALLED_BYTES = 15 * 1024 * 1024;
 /** What the tarball may hold; everything else (src/, test/, scripts/, docs/) stays home. */
 const SHIPPED =
-  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(tokenintel\.js|package\.json)|dist\/.+)$/;
+  /^(package\.json|README\.md|LICENSE|CHANGELOG\.md|bin\/(tokenintel\.js|package\.json)|dist\/.+|skills\/tokenintel\/SKILL\.md)$/;
 const REQUIRED = [
   "package.json",
   "README.md",
@@ -26,6 +26,7 @@ const REQUIRED = [
   "dist/help.json",
   "dist/THIRD_PARTY_NOTICES",
   "dist/tokenintel.1",
+  "skills/tokenintel/SKILL.md",
 ];
 /** Scripts npm runs on the user's machine when it installs a package. */
 const INSTALL_SCRIPTS = ["preinstall", "install", "postinstall", "prepublish", "preprepare", "postprepare"];
@@ -174,6 +175,14 @@ try {
     /^version: .+\nnode: .+\nplatform: .+\narch: .+\nconfig: .+\ncache: .+\ndata: .+\n$/.test(out)
       ? ""
       : "not the report",
+  );
+  // The agent skill the package ships is the one the installed tool prints (npm run docs wrote it).
+  const shippedSkill = readFileSync(join(home, "skills", "tokenintel", "SKILL.md"), "utf8");
+  expectRun(
+    "tokenintel skill (the shipped skills/tokenintel/SKILL.md)",
+    runInstalled(prefix, ["skill"]),
+    (out) =>
+      out === shippedSkill ? "" : "differs from the shipped skills/tokenintel/SKILL.md: run `npm run docs`",
   );
   expectRun(
     "installed without --ignore-scripts: tokenintel --version",

@@ -11,6 +11,17 @@ export const ExitCode = {
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+/** What each exit code means, in one line: the man page, the reference pages and the agent skill say it. */
+export const EXIT_MEANINGS: Record<keyof typeof ExitCode, string> = {
+  ok: "success (an empty result is a success)",
+  error: "API, network or unexpected failure",
+  usage: "usage error: a bad flag or value, caught before any request",
+  risk: "check --fail-on: a token reached that risk level",
+  auth: "authentication: no key where one is needed, or the key was rejected",
+  payment: "payment required and not made",
+  interrupted: "interrupted (Ctrl-C)",
+};
+
 /** What the server answered, kept on an error for `tokenintel api --include`. */
 export interface ResponseInfo {
   status: number;

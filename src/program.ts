@@ -33,6 +33,7 @@ export const COMMANDS: Record<string, Loader> = {
   sandbox: () => import("./commands/sandbox/index.js"),
   mcp: () => import("./commands/mcp/index.js"),
   schema: () => import("./commands/schema/index.js"),
+  skill: () => import("./commands/skill/index.js"),
   completion: () => import("./commands/completion/index.js"),
   version: () => import("./commands/version/index.js"),
   __complete: () => import("./commands/complete/index.js"),

@@ -127,7 +127,7 @@ export const SETTINGS = settingTable({
       group: "payment",
       flags: "--pay-network <network>",
       description:
-        "pay only on this network: base, polygon or base-sepolia (default: config pay-network, else the first offer tokenintel accepts, in the server's order)",
+        "pay only on this network: base, polygon or base-sepolia (default: config pay-network, else the first offer tokenintel accepts: Polygon's, then the others in the server's order)",
       kind: "choice",
       choices: USDC_NETWORK_NAMES,
       what: "network",

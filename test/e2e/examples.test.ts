@@ -3,6 +3,9 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "n
 import { join } from "node:path";
 import type { Command } from "commander";
 import { beforeAll, describe, expect, it } from "vitest";
+import { showsOutput } from "../../scripts/docs/command-page.js";
+import { runConsoleLine, shownOutput } from "../../scripts/docs/console.js";
+import { inProcessPlan } from "../../scripts/docs/lines.js";
 import { fullProgram } from "../../src/program.js";
 import { run as runInProcess } from "../commands/harness.js";
 import { useSandbox, useServers } from "./fixtures.js";
@@ -32,22 +35,54 @@ function examplesInHelp(help: string): string[] {
     .filter((l): l is string => l !== undefined);
 }
 
-/** The command lines of README code blocks that run tokenintel (comments and setup lines left out). */
-function examplesInReadme(text: string): Example[] {
-  const found: Example[] = [];
-  let inCode = false;
+/** An example of a page, and for a console block the output the page shows for it. */
+interface DocExample extends Example {
+  shown?: string;
+}
+
+/** A line of a code block that runs tokenintel (comments and setup lines left out). */
+function runsTokenintel(raw: string): string | undefined {
+  // `npm ci && npx tokenintel ...`: the install step is the reader's; the example is the rest.
+  const line = raw.replace(/^npm ci && (?=npx tokenintel )/, "").trim();
+  return /^(npx )?tokenintel /.test(line) || /^(echo|printf|source) .*\btokenintel /.test(line)
+    ? line
+    : undefined;
+}
+
+/**
+ * The examples of a page: the lines of its code blocks that run tokenintel, the `$` line of each
+ * console block (with the output shown under it), and the `tokenintel ...` code of the table cells
+ * of the README and the reference pages (their tables of commands; elsewhere a table names them).
+ */
+function examplesInMarkdown(text: string, file: string): DocExample[] {
+  const found: DocExample[] = [];
+  for (const m of text.matchAll(/^```console\n\$ (.*)\n?([\s\S]*?)^```$/gm))
+    found.push({ source: `${file}:console`, line: m[1]!, shown: m[2]!.replace(/\n$/, "") });
+  let block: string | undefined;
   text.split("\n").forEach((raw, i) => {
+    const source = `${file}:${i + 1}`;
     if (/^```/.test(raw)) {
-      inCode = !inCode;
+      block = block === undefined ? raw.slice(3) : undefined;
       return;
     }
-    if (!inCode) return;
-    // `npm ci && npx tokenintel ...`: the install step is the reader's; the example is the rest.
-    const line = raw.replace(/^npm ci && (?=npx tokenintel )/, "").trim();
-    if (/^(npx )?tokenintel /.test(line) || /^(echo|printf|source) .*\btokenintel /.test(line))
-      found.push({ source: `README.md:${i + 1}`, line });
+    if (block === "console") return;
+    if (block !== undefined) {
+      const line = runsTokenintel(raw);
+      if (line) found.push({ source, line });
+    } else if (raw.startsWith("|") && (file === "README.md" || file.startsWith("docs/reference/"))) {
+      for (const cell of raw.matchAll(/`(tokenintel [^`]+)`/g))
+        found.push({ source, line: cell[1]!.replace(/\\\|/g, "|").replace(/\s+#.*$/, "") });
+    }
   });
   return found;
+}
+
+/** Every page a reader is shown examples in: the README, docs/ and the agent skill. */
+function docPages(): string[] {
+  const docs = readdirSync(new URL("../../docs/", import.meta.url), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`);
+  return ["README.md", ...docs.sort(), "skills/tokenintel/SKILL.md"];
 }
 
 function commandsOf(cmd: Command, path: string[] = []): string[][] {
@@ -57,7 +92,9 @@ function commandsOf(cmd: Command, path: string[] = []): string[][] {
 const home = { path: useServers().folder("tokenintel-examples-") };
 const sandbox = useSandbox();
 const helpExamples: Example[] = [];
-const readmeExamples = examplesInReadme(readFileSync(new URL("../../README.md", import.meta.url), "utf8"));
+const docExamples = docPages().flatMap((file) =>
+  examplesInMarkdown(readFileSync(new URL(`../../${file}`, import.meta.url), "utf8"), file),
+);
 const HAVE_JQ = spawnSync("sh", ["-c", "command -v jq"]).status === 0;
 // A throwaway wallet for the examples that pay (the sandbox settles on a simulated chain).
 const WALLET = `0x${"5a".repeat(32)}`;
@@ -104,92 +141,6 @@ function filesIn(dir: string): Map<string, number> {
   };
   walk(dir);
   return sizes;
-}
-
-/** A line split where bash would split it: its commands, and what joins each to the next. */
-interface Pipeline {
-  /** Each command's words as bash passes them, and where its text starts in the line. */
-  commands: Array<{ words: string[]; at: number }>;
-  /** What comes after each command but the last: a pipe or `&&`. */
-  joins: Array<"|" | "&&">;
-}
-
-/**
- * Splits a line of words, single and double quotes, pipes and `&&`, and a trailing comment, as bash
- * would; undefined for anything else bash would expand or redirect ($, backticks, globs, ~, @file
- * read from the current folder, redirections, subshells), which only bash itself runs as written.
- */
-function splitPipeline(line: string): Pipeline | undefined {
-  const commands: Pipeline["commands"] = [];
-  const joins: Pipeline["joins"] = [];
-  let words: string[] = [];
-  let word: string | undefined;
-  let from = 0;
-  const endCommand = (to: number) => {
-    if (word !== undefined) words.push(word);
-    word = undefined;
-    if (line.slice(from, to).trim() !== "") commands.push({ words, at: from });
-    words = [];
-  };
-  let i = 0;
-  for (; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === "'" || c === '"') {
-      const close = line.indexOf(c, i + 1);
-      if (close < 0) return undefined;
-      const quoted = line.slice(i + 1, close);
-      if (c === '"' && /[$`\\]/.test(quoted)) return undefined;
-      word = (word ?? "") + quoted;
-      i = close;
-    } else if (/\s/.test(c)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (c === "#" && word === undefined) break;
-    else if (c === "|" && line[i + 1] !== "|") {
-      endCommand(i);
-      joins.push("|");
-      from = i + 1;
-    } else if (c === "&" && line[i + 1] === "&") {
-      endCommand(i);
-      joins.push("&&");
-      from = i + 2;
-      i++;
-    } else if (/[$`\\<>()&;*?|{}]/.test(c) || ((c === "~" || c === "@") && word === undefined))
-      return undefined;
-    else word = (word ?? "") + c;
-  }
-  endCommand(i);
-  return commands.length === joins.length + 1 && commands.every((c) => c.words.length > 0)
-    ? { commands, joins }
-    : undefined;
-}
-
-/** The words after `tokenintel` (or `npx tokenintel`), for a command that runs it. */
-const tokenintelWords = (words: string[]) =>
-  words[0] === "tokenintel"
-    ? words.slice(1)
-    : words[0] === "npx" && words[1] === "tokenintel"
-      ? words.slice(2)
-      : undefined;
-
-/**
- * How a line runs without bash in the middle: one tokenintel command, fed by at most one command
- * through a pipe, followed by the rest of the line (through a pipe, or after `&&`), the tokenintel
- * command in-process and the others through bash. Undefined when only bash can run it as written.
- */
-function inProcessPlan(line: string) {
-  const pipeline = splitPipeline(line);
-  if (!pipeline) return undefined;
-  const at = pipeline.commands.findIndex((c) => tokenintelWords(c.words) !== undefined);
-  const words = at < 0 ? undefined : tokenintelWords(pipeline.commands[at]!.words);
-  if (!words || at > 1 || (at === 1 && pipeline.joins[0] !== "|")) return undefined;
-  const rest = pipeline.commands.slice(at + 1);
-  if (rest.some((c) => tokenintelWords(c.words) !== undefined)) return undefined;
-  return {
-    words,
-    before: at === 1 ? line.slice(0, pipeline.commands[1]!.at - 1).trim() : undefined,
-    after: rest.length ? { join: pipeline.joins[at]!, text: line.slice(rest[0]!.at).trim() } : undefined,
-  };
 }
 
 /**
@@ -334,17 +285,53 @@ describe("examples", () => {
     expect(failures.join("\n")).toBe("");
   }, 300_000);
 
-  it("every example in README.md runs against the sandbox and shows data", async () => {
-    expect(readmeExamples.length).toBeGreaterThan(10);
-    for (const { source, line } of readmeExamples)
+  it("every example in README.md, docs/ and the agent skill runs against the sandbox and shows data", async () => {
+    const pages = new Set(docExamples.map((e) => e.source.replace(/:.*$/, "")));
+    expect([...pages]).toEqual(
+      expect.arrayContaining(["README.md", "docs/reference/market.md", "skills/tokenintel/SKILL.md"]),
+    );
+    expect(docExamples.length).toBeGreaterThan(50);
+    for (const { source, line } of docExamples)
       expect(line, source).not.toMatch(DOLLAR_TICKER_IN_DOUBLE_QUOTES);
+    // A line --help shows was run by the test above; a console block's is run by the one below.
+    const ran = new Set(helpExamples.map((e) => e.line));
     const failures: string[] = [];
-    for (const example of readmeExamples) {
+    for (const example of docExamples) {
+      if (example.shown !== undefined || ran.has(example.line)) continue;
+      ran.add(example.line);
       const failure = await check(example);
       if (failure) failures.push(failure);
     }
     expect(failures.join("\n")).toBe("");
   }, 300_000);
+
+  it("every console block of the docs shows what its line prints on the sandbox, at the docs' clock", async () => {
+    // Without jq on this machine, the blocks that pipe into it are left to a machine that has it.
+    const consoles = docExamples.filter(
+      (e) => e.shown !== undefined && (HAVE_JQ || !/\|\s*jq\b/.test(e.line)),
+    );
+    expect(consoles.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    const outputs = new Map<string, Promise<{ code: number; output: string }>>();
+    for (const { source, line, shown } of consoles) {
+      if (!outputs.has(line)) outputs.set(line, runConsoleLine(line));
+      const { code, output } = await outputs.get(line)!;
+      if (code !== 0) failures.push(`${source}: ${line}\n    exit ${code}`);
+      else if (shownOutput(output) !== shown)
+        failures.push(`${source}: ${line}\n    shows:\n${shown}\n    prints:\n${shownOutput(output)}`);
+    }
+    expect(failures.join("\n"), "run `npm run docs`").toBe("");
+  }, 300_000);
+
+  it("a reference page shows the output of every example that has one to show", async () => {
+    const quiet = docExamples.filter(
+      (e) => e.source.startsWith("docs/reference/") && e.shown === undefined && showsOutput(e.line),
+    );
+    for (const { source, line } of quiet) {
+      const { code, output } = await runConsoleLine(line);
+      expect({ code, output }, `${source}: ${line} (run \`npm run docs\`)`).toEqual({ code: 0, output: "" });
+    }
+  });
 });
 
 describe("the line splitter (which part of an example runs in-process)", () => {

@@ -1,0 +1,57 @@
+import { flagTable } from "../../flags/table.js";
+import { defineCommand } from "../command.js";
+import { DEFAULT_SKILL_DIR, SKILL_CLIENTS, SKILL_MARK, SKILL_NAME, skillFolders } from "./clients.js";
+
+/** Where each client reads skills from: its user folders, then a project's (help keeps these lines). */
+function clientLines(): string {
+  const width = Math.max(...SKILL_CLIENTS.map((c) => c.client.length)) + 2;
+  return SKILL_CLIENTS.flatMap((c) => [
+    `  ${c.client.padEnd(width)}${c.user.join(" ")}`,
+    `  ${" ".repeat(width)}a project: ${c.project.join(" ")}`,
+  ]).join("\n");
+}
+
+const install = defineCommand({
+  name: "install",
+  description: `write the skill to <dir>/${SKILL_NAME}/SKILL.md, where an agent finds it (default ${DEFAULT_SKILL_DIR}: Claude Code's)`,
+  flags: flagTable({
+    dir: {
+      flags: "--dir <folder>",
+      description: `the skills folder to write into (default ${DEFAULT_SKILL_DIR}; a project's: .claude/skills, .agents/skills)`,
+      kind: "text",
+      suggest: skillFolders(),
+    },
+  }),
+  examples: ["tokenintel skill install", "tokenintel skill install --dir ~/.agents/skills"],
+  notes: `Clients read skills from these folders:
+
+${clientLines()}
+
+It writes the file whole (a temporary file renamed over it), and only over a SKILL.md it wrote
+itself (front matter: '${SKILL_MARK}'): any other file there is left as it is, exit 2.`,
+  async run(ctx, opts) {
+    const [{ renderSkill }, { installSkill }] = await Promise.all([
+      import("./render.js"),
+      import("./install.js"),
+    ]);
+    const file = installSkill(ctx, renderSkill(await ctx.program()), opts.dir);
+    ctx.io.info(`tokenintel: wrote ${file}`);
+  },
+});
+
+export default defineCommand({
+  name: "skill",
+  description:
+    "print the agent skill (SKILL.md): when to use tokenintel, its commands, small answers, costs, exit codes",
+  flags: {},
+  examples: ["tokenintel skill", "tokenintel skill | head -4"],
+  notes: `An Agent Skills file, made from the same tables as --help and the MCP tools: front matter
+(name, description), then the commands an agent needs, the flags that keep answers small, what
+paying costs and the caps, the exit codes and the sandbox. 'tokenintel skill install' writes it
+where an agent looks for skills.`,
+  subcommands: [install],
+  async run(ctx) {
+    const { renderSkill } = await import("./render.js");
+    await ctx.io.out(renderSkill(await ctx.program()));
+  },
+});
