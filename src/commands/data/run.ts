@@ -153,9 +153,34 @@ export async function runDataCommand(
     ctx.io,
     ctx.io.stderrIsTTY && (format !== "ndjson" || !ctx.io.stdoutIsTTY),
   );
+  const told = { last: undefined as Progress | undefined };
+  query.onProgress = progressHandler(ctx, parsed, progress, told);
+  query.onRepeat = (note) => ctx.io.warn(note);
+  const result: RecordStreamResult = { missing: [] };
+  // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
+  const records = streamRecords(client, query, result);
+  await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
+    (error: unknown) => {
+      throw nameOtherGeneration(error, spec, query.endpoint.path);
+    },
+  );
+  for (const note of parsed.seen.notes()) ctx.io.warn(note);
+  tellWhatWasNotThere(ctx, parsed, told.last, result);
+}
+
+/**
+ * What a run does after each page or request: checks the deciding fields, says once what --sort
+ * with --limit reads, and moves the progress line.
+ */
+function progressHandler(
+  ctx: RunContext,
+  parsed: ParsedDataOptions,
+  progress: ProgressLine,
+  told: { last: Progress | undefined },
+): (p: Progress) => void {
+  const { query } = parsed;
   let costTold = false;
-  let lastProgress: Progress | undefined;
-  query.onProgress = (p) => {
+  return (p) => {
     // A page whose records --where all dropped yields no batch: the deciding fields are checked
     // here too, after the first page, not after every page was read (and paid for).
     parsed.seen.checkDeciding();
@@ -170,18 +195,18 @@ export async function runDataCommand(
       }
     }
     progress.update(p);
-    lastProgress = p;
+    told.last = p;
   };
-  query.onRepeat = (note) => ctx.io.warn(note);
-  const result: RecordStreamResult = { missing: [] };
-  // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  const records = streamRecords(client, query, result);
-  await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
-    (error: unknown) => {
-      throw nameOtherGeneration(error, spec, query.endpoint.path);
-    },
-  );
-  for (const note of parsed.seen.notes()) ctx.io.warn(note);
+}
+
+/** After the records: a --page past the last page, and the items of the list no record answered. */
+function tellWhatWasNotThere(
+  ctx: RunContext,
+  parsed: ParsedDataOptions,
+  lastProgress: Progress | undefined,
+  result: RecordStreamResult,
+): void {
+  const { query } = parsed;
   // --page past the last page: an empty answer that says why (the server said how many there are).
   const total = lastProgress?.unit === "page" ? lastProgress.total : undefined;
   if (query.page !== undefined && lastProgress?.records === 0 && total !== undefined && query.page > total)
