@@ -1,8 +1,10 @@
-import type { Chain } from "./api.js";
+import { type Chain, MAX_SELECTOR_ITEMS } from "./api.js";
 import type { Shape } from "./shapes.js";
 
 // What the registry (endpoints.ts) says of each endpoint: the shape of one entry, the parts it may go
-// without, and its MCP tool.
+// without, and its MCP tool; and the parts entries share (the token lists they take, the form of
+// the Base-only list endpoints, the price of a data call, the entry of an endpoint the docs name
+// without a shape).
 
 /** The kinds of token list a command takes: --tickers, --addresses, --ids. */
 export type SelectorKind = "ticker" | "address" | "id";
@@ -73,4 +75,45 @@ export interface EndpointSpec {
   /** Whether the sandbox serves it (a handler in src/sandbox/handlers/). */
   sandbox: true | Without;
   mcp: McpPart | Without;
+}
+
+export const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
+export const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
+/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
+export const BASE_TOKEN_LIST = {
+  method: "GET",
+  pageSize: 0,
+  chainRequired: false,
+  onlyOn: "base",
+  selectors: BY_TICKER_OR_ADDRESS,
+  selectorRequired: true,
+  maxSelectorItems: MAX_SELECTOR_ITEMS,
+} as const;
+
+/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
+export const DATA_PRICE = "0.005";
+
+/** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
+export function undocumented(
+  path: string,
+  o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {},
+) {
+  const why = "the docs give no shape: reach it with `tokenintel api`";
+  return {
+    path: o.newerOf ?? path,
+    ...(o.newerOf ? { newerPath: path } : {}),
+    aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
+    method: o.method ?? "GET",
+    pageSize: 0,
+    chainRequired: false,
+    selectors: {},
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    views: [],
+    price: o.price ?? DATA_PRICE,
+    keyOptional: true,
+    command: { none: why },
+    sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
+    mcp: { none: why },
+  } as const satisfies EndpointSpec;
 }

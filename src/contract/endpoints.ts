@@ -16,6 +16,7 @@ export type {
 } from "./endpoint-spec.js";
 
 import type { EndpointSpec } from "./endpoint-spec.js";
+import { BASE_TOKEN_LIST, DATA_PRICE, TOKEN_LISTS, undocumented } from "./endpoint-spec.js";
 import {
   AGENT_RECORD,
   DIRECTORY_RECORD,
@@ -26,44 +27,6 @@ import {
   TA_RECORD,
   TRENDING_RECORD,
 } from "./shapes.js";
-
-const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
-const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
-/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
-const BASE_TOKEN_LIST = {
-  method: "GET",
-  pageSize: 0,
-  chainRequired: false,
-  onlyOn: "base",
-  selectors: BY_TICKER_OR_ADDRESS,
-  selectorRequired: true,
-  maxSelectorItems: MAX_SELECTOR_ITEMS,
-} as const;
-
-/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
-const DATA_PRICE = "0.005";
-
-/** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
-function undocumented(path: string, o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {}) {
-  const why = "the docs give no shape: reach it with `tokenintel api`";
-  return {
-    path: o.newerOf ?? path,
-    ...(o.newerOf ? { newerPath: path } : {}),
-    aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
-    method: o.method ?? "GET",
-    pageSize: 0,
-    chainRequired: false,
-    selectors: {},
-    selectorRequired: false,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
-    views: [],
-    price: o.price ?? DATA_PRICE,
-    keyOptional: true,
-    command: { none: why },
-    sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
-    mcp: { none: why },
-  } as const satisfies EndpointSpec;
-}
 
 export const ENDPOINTS = {
   market: {
