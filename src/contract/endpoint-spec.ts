@@ -31,6 +31,27 @@ export interface McpPart {
   defaults?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A query parameter an endpoint is asked for value by value: one request per value and per item of
+ * the list, each record stamped with the value it was asked with, under the parameter's name (the
+ * one field tokenintel adds to a record). The command takes it as a flag of the same name: a list of
+ * values, `all` for every one, the default when none is given.
+ */
+export interface FanOut {
+  /** The query parameter, the flag, and the field each record carries the value in. */
+  param: string;
+  /** What one value is, in messages and help ("venue"). */
+  noun: string;
+  values: readonly string[];
+  /** The value asked for when none is given. */
+  default: string;
+  /**
+   * The values the older generation's path serves, when it serves only some: the others are asked
+   * at the newer path under either generation.
+   */
+  olderPathServes?: readonly string[];
+}
+
 export interface EndpointSpec {
   /** The path of the older generation of the docs (the one the provider's agent files call). */
   path: string;
@@ -51,6 +72,12 @@ export interface EndpointSpec {
   selectorRequired: boolean;
   /** Items one selector parameter may carry; longer lists are split over requests. */
   maxSelectorItems: number;
+  /** The answer's `data` is one record, not a list (read as a list of one; null as none). */
+  oneRecord?: true;
+  /** A parameter asked for value by value (see FanOut). */
+  fanOut?: FanOut;
+  /** The endpoint takes no chain: the default chain setting is not sent to it. */
+  noChain?: true;
   /**
    * The shape of each record of its answer's `data` list (a list endpoint); none for an answer of
    * its own form (ask's, history's series) or one the docs do not show.
@@ -89,6 +116,11 @@ export const BASE_TOKEN_LIST = {
   selectorRequired: true,
   maxSelectorItems: MAX_SELECTOR_ITEMS,
 } as const;
+
+/** A record shape with the field its endpoint's fan-out stamps on each record (the value asked with). */
+export function stamped(shape: Shape, fan: FanOut): Shape {
+  return { [fan.param]: "string~", ...shape };
+}
 
 /** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
 export const DATA_PRICE = "0.005";

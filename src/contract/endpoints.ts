@@ -9,6 +9,7 @@ import { MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 
 export type {
   EndpointSpec,
+  FanOut,
   IdentityRole,
   McpPart,
   SelectorKind,

@@ -3,11 +3,12 @@
 // description serves the zod schemas (client and sandbox), the list of valid --fields paths, and
 // the sandbox's data generator.
 // Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "numeric" (a decimal string
-// or a JSON number: sources disagree), "int", "number", "bool", "url"; a trailing "?" marks a field
+// or a JSON number: sources disagree), "int", "number", "bool", "url", "numbers" (a list of JSON
+// numbers); a trailing "?" marks a field
 // the spec shows as null in samples, a trailing "~" one that may be absent. A section that may be
 // absent is marked with mayBeAbsent().
 
-export type FieldKind = "string" | "decimal" | "numeric" | "int" | "number" | "bool" | "url";
+export type FieldKind = "string" | "decimal" | "numeric" | "int" | "number" | "bool" | "url" | "numbers";
 export type FieldSpec = `${FieldKind}` | `${FieldKind}?` | `${FieldKind}~`;
 export interface Shape {
   [key: string]: FieldSpec | Shape;
