@@ -297,6 +297,46 @@ export const STAKING_ACTIVITY: Shape = {
   symbol: "string~",
 };
 
+/** Figures by interval, JSON numbers: `{ "1h": 61.2, "4h": 58.9 }`. */
+const byInterval = (...keys: string[]): Shape => Object.fromEntries(keys.map((k) => [k, "number"]));
+
+/**
+ * A perpetual futures market on one venue (its registry entry names the paths; docs/api-notes.md):
+ * one object an answer, numbers as JSON numbers. Depth is USD within 0.25 % of mid; the imbalance
+ * is (bid − ask) / (bid + ask) of that depth, a fraction despite its name; the spread's percentage
+ * is a percent; the funding rate a fraction of the position per funding interval. The docs cut
+ * their sample after macd_line_slope, and other sections (VWAP, EMA distance, Bollinger bands)
+ * come unnamed: fields outside the shape pass through as sent.
+ */
+export const PERP_RECORD: Shape = {
+  symbol: "string",
+  base: "string",
+  quote: "string",
+  mark_price: "number",
+  mid_price: "number",
+  price_change_24h: "number",
+  price_change_percent_24h: "number",
+  bid_ask_spread: "number",
+  bid_ask_spread_percentage_mark: "number",
+  bid_liquidity_0_25_percentage: "number",
+  ask_liquidity_0_25_percentage: "number",
+  total_liquidity_0_25_percentage: "number",
+  order_book_imbalance_percentage: "number",
+  open_interest: byInterval(
+    "usd_value",
+    "change_percentage_1h",
+    "change_percentage_6h",
+    "change_percentage_24h",
+  ),
+  funding_rate: { current_value: "number", next: "number", trajectory: "numbers" },
+  obv: byInterval("1h", "4h", "1d"),
+  rsi: byInterval("15m", "1h", "4h"),
+  atr: byInterval("15m", "1h", "4h", "percentage_15m", "percentage_1h", "percentage_4h"),
+  swing: byInterval("high_4h", "low_4h"),
+  adx: byInterval("1h", "4h"),
+  macd_line_slope: { "15m": { macd_line: "number" } },
+};
+
 export const ASK_TOKEN_DETAIL: Shape = {
   token_ticker: "string",
   token_ca: "string",
