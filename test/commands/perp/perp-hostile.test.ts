@@ -71,14 +71,21 @@ describe("perp against other servers", () => {
   });
 
   it("sends what the docs name, each request one ticker and one venue: no chain, though one is set", async () => {
+    // A dex of the service's own is replaced by the venue asked: the one field tokenintel adds.
     const server = await servers.stub((req, res) =>
-      sendJson(res, { success: true, data: { base: paramOf(req.url ?? "/", "token_ticker") } }),
+      sendJson(res, { success: true, data: { base: paramOf(req.url ?? "/", "token_ticker"), dex: "?" } }),
     );
     const r = await cli(server.url, ["--tickers", "ETH,BTC", "--dex", "hyperliquid,grvt", "--json"], {
       TOKENINTEL_API_KEY: KEY,
       TOKENINTEL_CHAIN: "base",
     });
     expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { dex: "hyperliquid", base: "ETH" },
+      { dex: "grvt", base: "ETH" },
+      { dex: "hyperliquid", base: "BTC" },
+      { dex: "grvt", base: "BTC" },
+    ]);
     const asked = server.requests.map((q) => {
       const url = new URL(q.url, "http://x");
       url.searchParams.delete("api_key");
