@@ -100,6 +100,12 @@ describe("perp: requests and records", () => {
     expect(sandbox.stats.requests).toBe(before);
   });
 
+  it("completion offers the venues and all for --dex", async () => {
+    const r = await run(["completion", "bash"], dir.path);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`--dex) COMPREPLY=( $(compgen -W '${VENUES.join(" ")} all' -- "$cur") )`);
+  });
+
   it("--tickers is required, as the endpoint requires a ticker", async () => {
     const r = await cli(["--dex", "all"]);
     expect(r.code).toBe(2);
