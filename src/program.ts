@@ -23,6 +23,7 @@ export const COMMANDS: Record<string, Loader> = {
   "smart-money": () => import("./commands/smart-money/index.js"),
   staking: () => import("./commands/staking/index.js"),
   history: () => import("./commands/history/index.js"),
+  perp: () => import("./commands/perp/index.js"),
   check: () => import("./commands/check/index.js"),
   ask: () => import("./commands/ask/index.js"),
   api: () => import("./commands/api/index.js"),

@@ -40,6 +40,7 @@ const FIELD_WORDS: Record<FieldKind, string> = {
   number: "number",
   bool: "true or false",
   url: "URL",
+  numbers: "list of numbers",
 };
 
 /** The examples whose output a page shows, and a line's output (undefined: none to show). */

@@ -37,6 +37,8 @@ export interface Endpoint {
   keyOptional?: boolean;
   /** false: the service answers everything in one request and takes no `page` (default true). */
   paged?: boolean;
+  /** The answer's `data` is one record, not a list: read as a list of one (null as none). */
+  oneRecord?: boolean;
 }
 
 /** Fetches one page and checks it is the API's shape: `{success, data: [...], meta?}` or a bare array. */
@@ -53,10 +55,20 @@ export async function fetchPage(
     label: unpaged ? "request" : `page ${page}`,
     signal,
   });
-  return readPage(res.body, endpoint.kind, page, res.status);
+  return readPage(res.body, endpoint.kind, page, res.status, endpoint.oneRecord);
 }
 
-export function readPage(body: unknown, kind: RecordKind, page: number, status = 200): Page {
+/**
+ * A page's records: `{success, data: [...], meta?}` or a bare array; with `oneRecord`, `data` is
+ * one record (an object), or a list as any page's.
+ */
+export function readPage(
+  body: unknown,
+  kind: RecordKind,
+  page: number,
+  status = 200,
+  oneRecord = false,
+): Page {
   if (Array.isArray(body))
     return { number: page, records: checkRecords(body, kind, status), pagination: undefined };
   if (body && typeof body === "object" && (body as { success?: unknown }).success === false) {
@@ -72,6 +84,8 @@ export function readPage(body: unknown, kind: RecordKind, page: number, status =
   const env = parsed.data;
   if (env.data === null || env.data === undefined)
     return { number: page, records: [], pagination: env.meta?.pagination };
+  if (oneRecord && !Array.isArray(env.data))
+    return { number: page, records: checkRecords([env.data], kind, status), pagination: undefined };
   if (!Array.isArray(env.data))
     throw new ApiError(`HTTP ${status}: unexpected response (data is not a list)`, { status });
   return {

@@ -44,6 +44,9 @@ function strictLeaf(spec: FieldSpec): Schema {
     case "url":
       schema = z.url();
       break;
+    case "numbers":
+      schema = z.array(z.number());
+      break;
     default:
       schema = z.string();
   }

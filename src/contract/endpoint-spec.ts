@@ -1,8 +1,10 @@
-import type { Chain } from "./api.js";
+import { type Chain, MAX_SELECTOR_ITEMS } from "./api.js";
 import type { Shape } from "./shapes.js";
 
 // What the registry (endpoints.ts) says of each endpoint: the shape of one entry, the parts it may go
-// without, and its MCP tool.
+// without, and its MCP tool; and the parts entries share (the token lists they take, the form of
+// the Base-only list endpoints, the price of a data call, the entry of an endpoint the docs name
+// without a shape).
 
 /** The kinds of token list a command takes: --tickers, --addresses, --ids. */
 export type SelectorKind = "ticker" | "address" | "id";
@@ -29,6 +31,27 @@ export interface McpPart {
   defaults?: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A query parameter an endpoint is asked for value by value: one request per value and per item of
+ * the list, each record stamped with the value it was asked with, under the parameter's name (the
+ * one field tokenintel adds to a record). The command takes it as a flag of the same name: a list of
+ * values, `all` for every one, the default when none is given.
+ */
+export interface FanOut {
+  /** The query parameter, the flag, and the field each record carries the value in. */
+  param: string;
+  /** What one value is, in messages and help ("venue"). */
+  noun: string;
+  values: readonly string[];
+  /** The value asked for when none is given. */
+  default: string;
+  /**
+   * The values the older generation's path serves, when it serves only some: the others are asked
+   * at the newer path under either generation.
+   */
+  olderPathServes?: readonly string[];
+}
+
 export interface EndpointSpec {
   /** The path of the older generation of the docs (the one the provider's agent files call). */
   path: string;
@@ -49,6 +72,12 @@ export interface EndpointSpec {
   selectorRequired: boolean;
   /** Items one selector parameter may carry; longer lists are split over requests. */
   maxSelectorItems: number;
+  /** The answer's `data` is one record, not a list (read as a list of one; null as none). */
+  oneRecord?: true;
+  /** A parameter asked for value by value (see FanOut). */
+  fanOut?: FanOut;
+  /** The endpoint takes no chain: the default chain setting is not sent to it. */
+  noChain?: true;
   /**
    * The shape of each record of its answer's `data` list (a list endpoint); none for an answer of
    * its own form (ask's, history's series) or one the docs do not show.
@@ -73,4 +102,50 @@ export interface EndpointSpec {
   /** Whether the sandbox serves it (a handler in src/sandbox/handlers/). */
   sandbox: true | Without;
   mcp: McpPart | Without;
+}
+
+export const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
+export const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
+/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
+export const BASE_TOKEN_LIST = {
+  method: "GET",
+  pageSize: 0,
+  chainRequired: false,
+  onlyOn: "base",
+  selectors: BY_TICKER_OR_ADDRESS,
+  selectorRequired: true,
+  maxSelectorItems: MAX_SELECTOR_ITEMS,
+} as const;
+
+/** A record shape with the field its endpoint's fan-out stamps on each record (the value asked with). */
+export function stamped(shape: Shape, fan: FanOut): Shape {
+  return { [fan.param]: "string~", ...shape };
+}
+
+/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
+export const DATA_PRICE = "0.005";
+
+/** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
+export function undocumented(
+  path: string,
+  o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {},
+) {
+  const why = "the docs give no shape: reach it with `tokenintel api`";
+  return {
+    path: o.newerOf ?? path,
+    ...(o.newerOf ? { newerPath: path } : {}),
+    aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
+    method: o.method ?? "GET",
+    pageSize: 0,
+    chainRequired: false,
+    selectors: {},
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    views: [],
+    price: o.price ?? DATA_PRICE,
+    keyOptional: true,
+    command: { none: why },
+    sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
+    mcp: { none: why },
+  } as const satisfies EndpointSpec;
 }

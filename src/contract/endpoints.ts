@@ -9,17 +9,20 @@ import { MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 
 export type {
   EndpointSpec,
+  FanOut,
   IdentityRole,
   McpPart,
   SelectorKind,
   Without,
 } from "./endpoint-spec.js";
 
-import type { EndpointSpec } from "./endpoint-spec.js";
+import type { EndpointSpec, FanOut } from "./endpoint-spec.js";
+import { BASE_TOKEN_LIST, DATA_PRICE, stamped, TOKEN_LISTS, undocumented } from "./endpoint-spec.js";
 import {
   AGENT_RECORD,
   DIRECTORY_RECORD,
   MARKET_RECORD,
+  PERP_RECORD,
   type Shape,
   SMART_MONEY_RECORD,
   STAKING_RECORD,
@@ -27,43 +30,19 @@ import {
   TRENDING_RECORD,
 } from "./shapes.js";
 
-const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
-const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
-/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
-const BASE_TOKEN_LIST = {
-  method: "GET",
-  pageSize: 0,
-  chainRequired: false,
-  onlyOn: "base",
-  selectors: BY_TICKER_OR_ADDRESS,
-  selectorRequired: true,
-  maxSelectorItems: MAX_SELECTOR_ITEMS,
-} as const;
-
-/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
-const DATA_PRICE = "0.005";
-
-/** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
-function undocumented(path: string, o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {}) {
-  const why = "the docs give no shape: reach it with `tokenintel api`";
-  return {
-    path: o.newerOf ?? path,
-    ...(o.newerOf ? { newerPath: path } : {}),
-    aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
-    method: o.method ?? "GET",
-    pageSize: 0,
-    chainRequired: false,
-    selectors: {},
-    selectorRequired: false,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
-    views: [],
-    price: o.price ?? DATA_PRICE,
-    keyOptional: true,
-    command: { none: why },
-    sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
-    mcp: { none: why },
-  } as const satisfies EndpointSpec;
-}
+/**
+ * The venues perp intelligence serves (live-notes, "Perp intelligence"): `dex` is required on the
+ * newer path; the older path is Hyperliquid's alone.
+ */
+const VENUES = {
+  param: "dex",
+  noun: "venue",
+  // biome-ignore format: the ten venues in the docs' order, two lines
+  values: ["hyperliquid", "nado", "paradex", "pacifica", "avantis",
+    "lighter", "aster", "grvt", "variational", "extended"],
+  default: "hyperliquid",
+  olderPathServes: ["hyperliquid"],
+} as const satisfies FanOut;
 
 export const ENDPOINTS = {
   market: {
@@ -345,7 +324,44 @@ export const ENDPOINTS = {
       argument: { name: "question", description: "e.g. 'how is $AIXBT doing today?' (tickers with a $)" },
     },
   },
-  perp: undocumented("/v1/perp-intelligence/", { newerOf: "/v1/hl-perp-trade/" }),
+  perp: {
+    path: "/v1/hl-perp-trade",
+    newerPath: "/v1/perp-intelligence",
+    aliases: ["/v1/hl-perp-trade/", "/v1/perp-intelligence/"],
+    method: "GET",
+    pageSize: 0,
+    chainRequired: false,
+    noChain: true,
+    selectors: { ticker: "token_ticker" },
+    selectorRequired: true,
+    maxSelectorItems: 1,
+    oneRecord: true,
+    fanOut: VENUES,
+    shape: stamped(PERP_RECORD, VENUES),
+    views: ["board", "technicals"],
+    price: DATA_PRICE,
+    keyOptional: false,
+    command: "perp",
+    sandbox: true,
+    mcp: {
+      tool: "perp",
+      title: "Perp markets",
+      description:
+        "Perpetual futures per ticker and venue (dex: hyperliquid by default, a list, or all ten): mark, 24h change, funding, open interest, spread, depth within 0.25%, imbalance, RSI, ATR, ADX.",
+      compact: [
+        "dex",
+        "base",
+        "mark_price",
+        "price_change_percent_24h",
+        "funding_rate.current_value",
+        "open_interest.usd_value",
+        "open_interest.change_percentage_24h",
+        "bid_ask_spread_percentage_mark",
+        "total_liquidity_0_25_percentage",
+        "order_book_imbalance_percentage",
+      ],
+    },
+  },
   "wallet-safety": undocumented("/v1/wallet-safety-score/"),
   "agent-metrics": undocumented("/v1/agent-metrics/"),
   "bubble-map": undocumented("/v1/bubble-map/"),

@@ -3,11 +3,12 @@
 // description serves the zod schemas (client and sandbox), the list of valid --fields paths, and
 // the sandbox's data generator.
 // Kinds: "string", "decimal" (decimal string; JSON numbers tolerated), "numeric" (a decimal string
-// or a JSON number: sources disagree), "int", "number", "bool", "url"; a trailing "?" marks a field
+// or a JSON number: sources disagree), "int", "number", "bool", "url", "numbers" (a list of JSON
+// numbers); a trailing "?" marks a field
 // the spec shows as null in samples, a trailing "~" one that may be absent. A section that may be
 // absent is marked with mayBeAbsent().
 
-export type FieldKind = "string" | "decimal" | "numeric" | "int" | "number" | "bool" | "url";
+export type FieldKind = "string" | "decimal" | "numeric" | "int" | "number" | "bool" | "url" | "numbers";
 export type FieldSpec = `${FieldKind}` | `${FieldKind}?` | `${FieldKind}~`;
 export interface Shape {
   [key: string]: FieldSpec | Shape;
@@ -294,6 +295,46 @@ export const STAKING_ACTIVITY: Shape = {
   token_address: "string~",
   user_type: "string~",
   symbol: "string~",
+};
+
+/** Figures by interval, JSON numbers: `{ "1h": 61.2, "4h": 58.9 }`. */
+const byInterval = (...keys: string[]): Shape => Object.fromEntries(keys.map((k) => [k, "number"]));
+
+/**
+ * A perpetual futures market on one venue (its registry entry names the paths; docs/api-notes.md):
+ * one object an answer, numbers as JSON numbers. Depth is USD within 0.25 % of mid; the imbalance
+ * is (bid − ask) / (bid + ask) of that depth, a fraction despite its name; the spread's percentage
+ * is a percent; the funding rate a fraction of the position per funding interval. The docs cut
+ * their sample after macd_line_slope, and other sections (VWAP, EMA distance, Bollinger bands)
+ * come unnamed: fields outside the shape pass through as sent.
+ */
+export const PERP_RECORD: Shape = {
+  symbol: "string",
+  base: "string",
+  quote: "string",
+  mark_price: "number",
+  mid_price: "number",
+  price_change_24h: "number",
+  price_change_percent_24h: "number",
+  bid_ask_spread: "number",
+  bid_ask_spread_percentage_mark: "number",
+  bid_liquidity_0_25_percentage: "number",
+  ask_liquidity_0_25_percentage: "number",
+  total_liquidity_0_25_percentage: "number",
+  order_book_imbalance_percentage: "number",
+  open_interest: byInterval(
+    "usd_value",
+    "change_percentage_1h",
+    "change_percentage_6h",
+    "change_percentage_24h",
+  ),
+  funding_rate: { current_value: "number", next: "number", trajectory: "numbers" },
+  obv: byInterval("1h", "4h", "1d"),
+  rsi: byInterval("15m", "1h", "4h"),
+  atr: byInterval("15m", "1h", "4h", "percentage_15m", "percentage_1h", "percentage_4h"),
+  swing: byInterval("high_4h", "low_4h"),
+  adx: byInterval("1h", "4h"),
+  macd_line_slope: { "15m": { macd_line: "number" } },
 };
 
 export const ASK_TOKEN_DETAIL: Shape = {

@@ -143,3 +143,19 @@ export function subtractDecimals(a: unknown, b: unknown): string | undefined {
   const frac = digits.slice(digits.length - scale).replace(/0+$/, "");
   return `${diff < 0n ? "-" : ""}${int}${frac ? `.${frac}` : ""}`;
 }
+
+/**
+ * a × n for a whole number n, exactly, as plain decimal text ("0.000013" × 876000 → "11.388");
+ * undefined when a is not a number.
+ */
+export function multiplyDecimal(a: unknown, n: bigint): string | undefined {
+  const x = decimalParts(a);
+  if (!x) return undefined;
+  const scale = x.frac.length;
+  const product = BigInt(x.int + x.frac) * (n < 0n ? -n : n);
+  const negative = product !== 0n && x.negative !== n < 0n;
+  const digits = product.toString().padStart(scale + 1, "0");
+  const int = digits.slice(0, digits.length - scale);
+  const frac = digits.slice(digits.length - scale).replace(/0+$/, "");
+  return `${negative ? "-" : ""}${int}${frac ? `.${frac}` : ""}`;
+}

@@ -5,11 +5,16 @@ import { quoteInline } from "../terminal/sanitize.js";
 import { parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
-import { type PaymentRequirement, readPaymentRequirements, type SignedAuthorization } from "./offers.js";
+import {
+  type KnownAsset,
+  type PaymentRequirement,
+  readPaymentRequirements,
+  type SignedAuthorization,
+} from "./offers.js";
 import { readBack, type Signer } from "./read-back.js";
 import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
 import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
-import { describePlan, overSpend, payingLine, sessionSummary } from "./summary.js";
+import { describePlan, overCommand, overSpend, payingLine, sessionSummary } from "./summary.js";
 
 // Paying per request with x402 (spec §5): the session joins the HTTP client as its 402 hook, takes
 // the offer the policy chooses (offer-policy.ts), signs it and reads it back. The books are in
@@ -106,6 +111,9 @@ export class PaymentSession implements PaymentHook {
     if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
     const offer = this.offer(res);
     const { requirement, asset, amount } = offer;
+    // The session's own run (not an MCP call paying through it): its known cost is checked whole.
+    const overRun = commandLine === undefined ? this.overRun(amount, asset) : undefined;
+    if (overRun) throw new PaymentError(`refusing to pay: ${overRun}`);
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
     }
@@ -146,6 +154,22 @@ export class PaymentSession implements PaymentHook {
       maxSpend: this.options.maxSpend,
       cap: this.recorder?.plan(amount),
     });
+  }
+
+  /**
+   * Why paying the requests the command still needs, when it knows exactly how many, would pass
+   * --max-spend at this price: asked before each payment, so a run whose cost is known from its
+   * flags (items × values of a list) is refused before anything is signed.
+   */
+  private overRun(amount: bigint, asset: KnownAsset): string | undefined {
+    const { requests, exact } = this.estimate;
+    if (!exact || requests === undefined) return undefined;
+    const still = requests - (this.books.nextPayment - 1);
+    if (still <= 1) return undefined;
+    const maxSpend = parseAmount("--max-spend", this.options.maxSpend, asset.decimals);
+    const total = this.books.reserved + amount * BigInt(still);
+    if (total <= maxSpend) return undefined;
+    return overCommand(requests, still, amount, total, asset, this.options.maxSpend);
   }
 
   /** How many requests the command needs, when known before the first answer. */

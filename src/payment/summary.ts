@@ -63,6 +63,20 @@ export function overSpend(
   return `this walk reads every page: ${more} more paid request${more === 1 ? "" : "s"} of ${units(each, asset)} would bring the total to ${units(total, asset)}, over --max-spend ${maxSpend}`;
 }
 
+/** Why a command whose requests are known would pass --max-spend: all of them, or those still to pay. */
+export function overCommand(
+  requests: number,
+  still: number,
+  each: bigint,
+  total: bigint,
+  asset: KnownAsset,
+  maxSpend: string,
+): string {
+  const all = still === requests ? "" : `, ${still} of them still to pay`;
+  const nothing = still === requests ? "; nothing was paid" : "";
+  return `this command needs ${requests} paid requests of ${units(each, asset)}${all}: ${units(total, asset)}, over --max-spend ${maxSpend}${nothing}`;
+}
+
 /**
  * One line for stderr after a paid command, or nothing when nothing was signed. Payments signed
  * but not accepted are counted apart, and in the total signed: that is what the wallet risked.

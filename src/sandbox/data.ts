@@ -53,9 +53,14 @@ export class SandboxData extends TokenSet {
 
   /** 1 without --live; with it, a factor within ±3% that changes every tick. */
   private liveFactor(t: TokenBase, what: string): number {
+    return this.drift(`${t.chain}:${t.index}:${what}`);
+  }
+
+  /** 1 without --live; with it, a factor within ±3% for `key` that changes every tick. */
+  drift(key: string): number {
     if (!this.liveSeconds) return 1;
     const epoch = Math.floor(Date.now() / 1000 / this.liveSeconds);
-    return 1 + (rng(hash32(`live:${this.seed}:${t.chain}:${t.index}:${what}:${epoch}`))() - 0.5) * 0.06;
+    return 1 + (rng(hash32(`live:${this.seed}:${key}:${epoch}`))() - 0.5) * 0.06;
   }
 
   /** A token's figures, drawn once in one order: market, agents, ask and TA all read these. */

@@ -262,7 +262,7 @@ describe("tokenintel mcp: what the early answers leave alone", () => {
     await client.connect(new Pipes(server));
     expect(client.getNegotiatedProtocolVersion()).toBe("2026-07-28");
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(10);
+    expect(tools).toHaveLength(11);
     await client.close();
     expect(server.written.length).toBeGreaterThan(1);
     expect(server.written.filter((w) => w.early)).toEqual([]);
@@ -274,7 +274,7 @@ describe("tokenintel mcp: what the early answers leave alone", () => {
     server.send(initialize("2025-06-18") + initialized + toolsList());
     const answers = [await server.answer(1), await server.answer(2)];
     expect(answers.map((a) => a.early)).toEqual([false, false]);
-    expect((answers[1]!.message.result as { tools: unknown[] }).tools).toHaveLength(10);
+    expect((answers[1]!.message.result as { tools: unknown[] }).tools).toHaveLength(11);
     expect(await server.end()).toBe(0);
   });
 

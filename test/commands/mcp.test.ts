@@ -67,6 +67,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
       "smart_money",
       "staking",
       "history",
+      "perp",
       "check",
       "ask",
     ]);
@@ -98,7 +99,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
     expect(tools.find((t) => t.name === "ask")!.inputSchema.required).toEqual(["question"]);
     expect(tools.find((t) => t.name === "history")!.inputSchema.required).toEqual(["chain"]);
     // Said once the SDK server has started: after the answers to initialize and tools/list (early.ts).
-    await vi.waitFor(() => expect(stderr()).toMatch(/tokenintel mcp: serving 10 tools on stdio/));
+    await vi.waitFor(() => expect(stderr()).toMatch(/tokenintel mcp: serving 11 tools on stdio/));
   });
 
   it("answers with the data in the text too, compact by default, and fields on request", async () => {

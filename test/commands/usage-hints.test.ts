@@ -17,7 +17,7 @@ const cases: Array<[string[], string]> = [
   [["--ver"], "unknown option '--ver' (did you mean --version or --verbose?)"],
   [
     ["payments", "--pay"],
-    "unknown option '--pay': 'payments' does not take --pay; market, directory, agents, ta, trending, smart-money, staking, history, check, ask, api, mcp do",
+    "unknown option '--pay': 'payments' does not take --pay; market, directory, agents, ta, trending, smart-money, staking, history, perp, check, ask, api, mcp do",
   ],
   [
     ["-c", "base", "market"],

@@ -163,6 +163,25 @@ describe("caps that cannot be talked past", () => {
     expect(json.stderr).toMatch(/records from page 5 on are missing/);
   });
 
+  it("a command whose requests are known from its list is refused whole, before any payment is signed", async () => {
+    const s = await sandbox();
+    // 31 tickers: two requests of 30 and 1, known before the first; 0.01 USDC over --max-spend 0.005.
+    const tickers = s.data
+      .list("base", undefined)
+      .slice(0, 31)
+      .map((t) => t.symbol.replace(/,/g, "\\,"));
+    const r = await run(
+      ["--base-url", s.url, "smart-money", "--tickers", tickers.join(","), "--pay", "--max-spend", "0.005"],
+      dir.path,
+      { env: { TOKENINTEL_WALLET_KEY: WALLET } },
+    );
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain(
+      "tokenintel: refusing to pay: this command needs 2 paid requests of 0.005 USDC: 0.01 USDC, over --max-spend 0.005; nothing was paid",
+    );
+    expect(s.stats.payments).toEqual({ accepted: 0, refused: 0 });
+  });
+
   it("a requirement naming the wrong EIP-712 domain is refused", async () => {
     const s = await sandbox({ x402DomainName: "USD Coin (totally real)" });
     const r = await directory(s, ["--pay", "--page", "1"]);

@@ -144,7 +144,7 @@ describe("tokenintel mcp: its life", () => {
     expect(await exited).toBe(0);
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
     expect(answers.map((a) => a.serving)).toEqual([false, false, true]);
-    expect((answers[1]!.result.tools as unknown[]).length).toBe(10);
+    expect((answers[1]!.result.tools as unknown[]).length).toBe(11);
     expect((answers[2]!.result.structuredContent as Answer).count).toBe(2);
   });
 

@@ -110,6 +110,28 @@ describe("the registry", () => {
       expect(def.shape, name).toBe(e.shape);
       expect(Object.keys(def.table.views), name).toEqual([...e.views]);
       expect(def.table.defaultView, name).toBe(e.views[0]);
+      expect(def.perRequest, name).toBe(e.maxSelectorItems);
+      expect(def.fanOut, name).toBe(e.fanOut);
+      expect(Boolean(def.endpoint.oneRecord), name).toBe(Boolean(e.oneRecord));
+      expect(Boolean(def.noChain), name).toBe(Boolean(e.noChain));
+    }
+  });
+
+  it("a fan-out: its parameter is a field of the records and a flag of the command, offering every value", async () => {
+    const fanned = entries.filter(([, e]) => e.fanOut);
+    expect(fanned.length).toBeGreaterThan(0);
+    for (const [name, e] of fanned) {
+      const fan = e.fanOut!;
+      expect(fan.values, name).toContain(fan.default);
+      for (const v of fan.olderPathServes ?? []) expect(fan.values, name).toContain(v);
+      if (fan.olderPathServes) expect(e.newerPath, `${name}: the other values' path`).toBeDefined();
+      expect(Object.keys(e.shape ?? {}), name).toContain(fan.param);
+      const module = (await COMMANDS[e.command as string]!()).default;
+      const flag = module.flags[fan.param];
+      expect(flag?.kind, `${name}: --${fan.param}`).toBe("list");
+      expect(flag?.choices, `${name}: --${fan.param}`).toEqual(expect.arrayContaining([...fan.values]));
+      if (reason(e.mcp) === undefined)
+        expect((e.mcp as McpPart).compact, `${name}: its records say which ${fan.noun}`).toContain(fan.param);
     }
   });
 

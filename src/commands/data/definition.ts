@@ -1,7 +1,7 @@
 import type { Endpoint } from "../../api/pager.js";
 import type { SelectorKind } from "../../api/records.js";
 import type { Chain } from "../../contract/api.js";
-import type { EndpointSpec, RecordKind } from "../../contract/endpoints.js";
+import type { EndpointSpec, FanOut, RecordKind } from "../../contract/endpoints.js";
 import type { Shape } from "../../contract/shapes.js";
 import type { Column } from "../../output/columns.js";
 import type { OtherRecords } from "./fields-seen.js";
@@ -40,6 +40,12 @@ export interface DataCommandDefinition {
   chainRequired: boolean;
   /** The one chain the endpoint serves (no `chain` is sent). */
   onlyOn?: Chain;
+  /** The endpoint takes no chain: the default chain setting is not sent. */
+  noChain?: boolean;
+  /** Items of a list one request carries; a longer list is split over requests. */
+  perRequest: number;
+  /** A parameter asked value by value, each record stamped with its value (see FanOut). */
+  fanOut?: FanOut;
   /** A request must name tokens (--tickers or --addresses). */
   selectorRequired?: boolean;
   emptyMessage: string;
@@ -74,6 +80,7 @@ export function dataCommand(
       pageSize: spec.pageSize,
       paged: spec.pageSize > 0,
       keyOptional: spec.keyOptional,
+      ...(spec.oneRecord ? { oneRecord: true } : {}),
     },
     newerPath: spec.newerPath,
     shape: o.shape ?? spec.shape,
@@ -81,6 +88,9 @@ export function dataCommand(
     selectors: spec.selectors,
     chainRequired: spec.chainRequired,
     onlyOn: spec.onlyOn,
+    noChain: spec.noChain,
+    perRequest: spec.maxSelectorItems,
+    fanOut: spec.fanOut,
     selectorRequired: spec.selectorRequired,
     emptyMessage: o.emptyMessage,
     rows: o.rows,

@@ -1,11 +1,12 @@
 import type { Query } from "../../api/client.js";
 import type { Endpoint } from "../../api/pager.js";
-import type { Selector, SelectorKind } from "../../api/records.js";
+import type { FanOutQuery, Selector, SelectorKind } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { UsageError } from "../../errors.js";
 import { type Column, columnsForPaths } from "../../output/columns.js";
 import { chooseColumns, type DataCommandDefinition } from "./definition.js";
+import { fanOutQuery } from "./fan-out.js";
 import type { FieldsSeen } from "./fields-seen.js";
 import type { DataOptions } from "./flags.js";
 import { expandList } from "./lists.js";
@@ -35,14 +36,15 @@ export async function parseTokens(
   spec: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<Tokens> {
-  // An endpoint of one chain takes no `chain`: the default chain setting is not sent to it.
-  const chain = spec.onlyOn ? undefined : await ctx.settings.get("chain", opts.chain);
+  // An endpoint of one chain, or of none, takes no `chain`: the default chain setting is not sent to it.
+  const chain = spec.onlyOn || spec.noChain ? undefined : await ctx.settings.get("chain", opts.chain);
   if (spec.chainRequired && chain === undefined) {
     throw new UsageError(
       `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
     );
   }
   let selector = await parseSelector(ctx, spec, opts);
+  if (selector) selector.perRequest = spec.perRequest;
   if (selector?.kind === "ticker" || opts.resolve) {
     const { applyTokenIndex } = await import("./resolve.js");
     const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
@@ -70,8 +72,8 @@ export async function parseSelector(
     if (selector) throw new UsageError(`use one of ${flags.join(", ")} at a time`);
     selector = { kind, param, items: await expandList(ctx, FLAG_FOR[kind], given, kind === "ticker") };
   }
-  // "--tickers or --addresses"; "--tickers, --addresses or --ids".
-  const either = `${flags.slice(0, -1).join(", ")} or ${flags.at(-1)}`;
+  // "--tickers"; "--tickers or --addresses"; "--tickers, --addresses or --ids".
+  const either = flags.length > 1 ? `${flags.slice(0, -1).join(", ")} or ${flags.at(-1)}` : flags[0];
   if (!selector && spec.selectorRequired)
     throw new UsageError(`${spec.name}: name the tokens with ${either}`);
   return selector;
@@ -81,9 +83,10 @@ export async function parseSelector(
 export function checkPaging(page: number | undefined, selector: Selector | undefined): void {
   if (page === undefined || !selector) return;
   const noun = FLAG_FOR[selector.kind].slice(2);
-  if (selector.items.length > MAX_SELECTOR_ITEMS) {
+  const most = selector.perRequest ?? MAX_SELECTOR_ITEMS;
+  if (selector.items.length > most) {
     throw new UsageError(
-      `--page cannot be combined with more than ${MAX_SELECTOR_ITEMS} ${noun} (they are split over several requests)`,
+      `--page cannot be combined with more than ${most} ${noun} (they are split over several requests)`,
     );
   }
   if (page > 1)
@@ -188,12 +191,21 @@ function watchStreams(ctx: RunContext, opts: DataOptions): boolean {
   return stream;
 }
 
-/** The endpoint on the generation of paths the api-paths setting chooses. */
-export async function endpointFor(ctx: RunContext, spec: DataCommandDefinition): Promise<Endpoint> {
+/**
+ * The endpoint on the generation of paths the api-paths setting chooses, and the run's fan-out:
+ * each value asked (the flag of its parameter's name), with the path that serves it.
+ */
+export async function endpointFor(
+  ctx: RunContext,
+  spec: DataCommandDefinition,
+  opts: DataOptions,
+): Promise<{ endpoint: Endpoint; fanOut: FanOutQuery | undefined }> {
   const generation = await ctx.settings.get("api-paths");
-  return generation === "newer" && spec.newerPath
-    ? { ...spec.endpoint, path: spec.newerPath }
-    : spec.endpoint;
+  const endpoint =
+    generation === "newer" && spec.newerPath ? { ...spec.endpoint, path: spec.newerPath } : spec.endpoint;
+  const given = spec.fanOut ? (opts as Record<string, unknown>)[spec.fanOut.param] : undefined;
+  const fanOut = fanOutQuery(spec, given as string[] | undefined, generation);
+  return { endpoint, fanOut };
 }
 
 /** The filters sent with every request: chain, ecosystem and the endpoint's own parameters. */

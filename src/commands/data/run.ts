@@ -3,6 +3,7 @@ import {
   type Progress,
   type RecordQuery,
   type RecordStreamResult,
+  type Selector,
   streamRecords,
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
@@ -80,7 +81,7 @@ export async function parseDataOptions(
   const filter = await whereFilter(spec, opts, seen);
   const watch = parseWatch(ctx, opts);
   const window = ctx.settings.concurrency * 2;
-  const endpoint = await endpointFor(ctx, spec);
+  const { endpoint, fanOut } = await endpointFor(ctx, spec, opts);
   return {
     format,
     fields,
@@ -95,6 +96,7 @@ export async function parseDataOptions(
       endpoint,
       query: queryParams(spec, opts, tokens),
       selector: tokens.selector,
+      fanOut,
       rows: spec.rows,
       // The top n by a field is known only once every record is in: sorting reads all pages.
       limit: sort ? undefined : opts.limit,
@@ -164,7 +166,7 @@ export async function runDataCommand(
     },
   );
   for (const note of parsed.seen.notes()) ctx.io.warn(note);
-  endNotes(ctx, parsed, result, lastProgress());
+  tellWhatWasNotThere(ctx, spec, parsed, lastProgress(), result);
 }
 
 /**
@@ -212,12 +214,13 @@ function sortCost(parsed: ParsedDataOptions, total: number): string | undefined 
   return `tokenintel: --sort reads all ${pages} pages to find the top ${parsed.sortLimit} (use --page or a smaller --max-pages to read fewer)`;
 }
 
-/** What a run says once its records are written: a --page past the last, the tokens with no data. */
-function endNotes(
+/** After the records: a --page past the last page, and the items of the list no record answered. */
+function tellWhatWasNotThere(
   ctx: RunContext,
+  spec: DataCommandDefinition,
   parsed: ParsedDataOptions,
-  result: RecordStreamResult,
   lastProgress: Progress | undefined,
+  result: RecordStreamResult,
 ): void {
   const { query } = parsed;
   // --page past the last page: an empty answer that says why (the server said how many there are).
@@ -226,14 +229,38 @@ function endNotes(
     ctx.io.warn(
       `page ${query.page} is past the last page: the listing has ${total} page${total === 1 ? "" : "s"}`,
     );
-  if (result.missing.length && query.selector) {
-    const noun = FLAG_FOR[query.selector.kind].slice(2);
-    const shown = result.missing.slice(0, 20).join(", ");
-    const more = result.missing.length > 20 ? ` and ${result.missing.length - 20} more` : "";
-    const line = `no data for ${result.missing.length} of ${query.selector.items.length} ${noun}: ${shown}${more}`;
-    if (parsed.strict) throw new CliError(`${line} (--strict)`);
-    ctx.io.warn(line);
+  if (!query.selector) return;
+  const lines = unansweredLines(spec, query.selector, result);
+  if (lines.length && parsed.strict) throw new CliError(`${lines.join("; ")} (--strict)`);
+  for (const line of lines) ctx.io.warn(line);
+}
+
+/**
+ * What no record answered, in lines: the items of the list none did, and with a fan-out, the
+ * items some of its values did not ("TSLA on nado, lighter").
+ */
+function unansweredLines(
+  spec: DataCommandDefinition,
+  selector: Selector,
+  result: RecordStreamResult,
+): string[] {
+  const lines: string[] = [];
+  if (result.missing.length) {
+    const noun = FLAG_FOR[selector.kind].slice(2);
+    lines.push(
+      `no data for ${result.missing.length} of ${selector.items.length} ${noun}: ${firstOf(result.missing, ", ")}`,
+    );
   }
+  const partly = (result.missingOn ?? []).map(({ item, values }) => `${item} on ${values.join(", ")}`);
+  if (partly.length && spec.fanOut)
+    lines.push(`no data on every ${spec.fanOut.noun} asked: ${firstOf(partly, "; ")}`);
+  return lines;
+}
+
+/** The first 20 of a list, and how many more. */
+function firstOf(list: readonly string[], separator: string): string {
+  const more = list.length > 20 ? ` and ${list.length - 20} more` : "";
+  return `${list.slice(0, 20).join(separator)}${more}`;
 }
 
 /**
@@ -261,7 +288,11 @@ export const SORT_COST_PAGES = 5;
 
 /** How many requests a query will make, as far as can be known before the first answer. */
 export function estimateRequests(q: RecordQuery): RequestEstimate {
-  const chunks = q.selector ? Math.ceil(q.selector.items.length / MAX_SELECTOR_ITEMS) : 1;
+  // A list's requests: its chunks, each once per fan-out value.
+  const chunks = q.selector
+    ? Math.ceil(q.selector.items.length / (q.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
+      (q.fanOut?.values.length ?? 1)
+    : 1;
   if (q.page !== undefined) return { requests: chunks, exact: true };
   if (q.limit !== undefined && !q.selector)
     return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };

@@ -1,12 +1,20 @@
 import { identityOf } from "../../contract/identity.js";
-import { pickPaths } from "../../json/dot-paths.js";
+import { getPath, pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
 
 /**
  * Which token a record is, across refreshes: its id, else its chain and address, else its symbol;
- * undefined when it names none of them.
+ * undefined when it names none of them. `scope`: the field a fan-out stamps (the venue a record
+ * came from), part of who the record is when the run asked several values.
  */
-export function recordIdentity(record: unknown): string | undefined {
+export function recordIdentity(record: unknown, scope?: string): string | undefined {
+  const own = tokenIdentity(record);
+  if (own === undefined || scope === undefined) return own;
+  const value = getPath(record, scope);
+  return typeof value === "string" ? `${scope}=${value}:${own}` : own;
+}
+
+function tokenIdentity(record: unknown): string | undefined {
   const id = identityOf(record, "id");
   if (id !== undefined) return `id:${id}`;
   const address = identityOf(record, "address");
@@ -23,15 +31,19 @@ export function recordIdentity(record: unknown): string | undefined {
 export class ChangeFilter {
   private previous: Map<string, string> | undefined;
 
-  constructor(private readonly fields: string[] | undefined) {}
+  constructor(
+    private readonly fields: string[] | undefined,
+    private readonly scope?: string,
+  ) {}
 
   next(records: unknown[]): unknown[] {
     const current = new Map<string, string>();
     const changed: unknown[] = [];
     records.forEach((record, index) => {
-      let key = recordIdentity(record) ?? `#${index}`;
+      const base = recordIdentity(record, this.scope) ?? `#${index}`;
+      let key = base;
       // Two records of one identity in a refresh are told apart by their order.
-      for (let n = 2; current.has(key); n++) key = `${recordIdentity(record) ?? `#${index}`}#${n}`;
+      for (let n = 2; current.has(key); n++) key = `${base}#${n}`;
       const text = stringifyJson(this.fields ? pickPaths(record, this.fields) : record);
       current.set(key, text);
       if (this.previous?.get(key) !== text) changed.push(record);

@@ -1,5 +1,5 @@
 import { identityOf } from "../../contract/identity.js";
-import { flatten, pickPaths } from "../../json/dot-paths.js";
+import { flatten, getPath, pickPaths } from "../../json/dot-paths.js";
 import { stringifyJson } from "../../json/exact.js";
 import { recordIdentity } from "./watch-changes.js";
 
@@ -13,6 +13,8 @@ export interface FieldChange {
   at: string;
   id: string | null;
   symbol: string | null;
+  /** With a fan-out, the value the record was asked with, under its parameter's name (`dex`). */
+  [scope: string]: unknown;
   field: string | null;
   from: unknown;
   to: unknown;
@@ -33,14 +35,18 @@ interface Seen {
 export class FieldDiff {
   private previous: Map<string, Seen> | undefined;
 
-  constructor(private readonly fields: string[] | undefined) {}
+  constructor(
+    private readonly fields: string[] | undefined,
+    /** The field a fan-out stamps: part of who a record is, and named in each change. */
+    private readonly scope?: string,
+  ) {}
 
   next(records: unknown[], at = new Date()): FieldChange[] {
     const when = at.toISOString();
     const current = new Map<string, Seen>();
     const changes: FieldChange[] = [];
     records.forEach((record, index) => {
-      const base = recordIdentity(record) ?? `#${index}`;
+      const base = recordIdentity(record, this.scope) ?? `#${index}`;
       let key = base;
       for (let n = 2; current.has(key); n++) key = `${base}#${n}`;
       const values = flatten(this.fields ? pickPaths(record, this.fields) : record);
@@ -49,32 +55,36 @@ export class FieldDiff {
       if (!this.previous) return;
       const before = this.previous.get(key);
       if (!before) {
-        changes.push(change(when, record, null, "absent", "present"));
+        changes.push(this.change(when, record, null, "absent", "present"));
         return;
       }
       const paths = new Set([...before.leaves.keys(), ...leaves.keys()]);
       for (const path of paths) {
         if (before.leaves.get(path) === leaves.get(path)) continue;
-        changes.push(change(when, record, path, before.values.get(path) ?? null, values.get(path) ?? null));
+        changes.push(
+          this.change(when, record, path, before.values.get(path) ?? null, values.get(path) ?? null),
+        );
       }
     });
     if (this.previous)
       for (const [key, gone] of this.previous)
-        if (!current.has(key)) changes.push(change(when, gone.record, null, "present", "absent"));
+        if (!current.has(key)) changes.push(this.change(when, gone.record, null, "present", "absent"));
     this.previous = current;
     return changes;
   }
-}
 
-function change(at: string, record: unknown, field: string | null, from: unknown, to: unknown): FieldChange {
-  return {
-    at,
-    id: identityOf(record, "id") ?? null,
-    symbol: identityOf(record, "symbol") ?? null,
-    field,
-    from,
-    to,
-  };
+  private change(at: string, record: unknown, field: string | null, from: unknown, to: unknown): FieldChange {
+    const scoped = this.scope === undefined ? {} : { [this.scope]: getPath(record, this.scope) ?? null };
+    return {
+      at,
+      id: identityOf(record, "id") ?? null,
+      symbol: identityOf(record, "symbol") ?? null,
+      ...scoped,
+      field,
+      from,
+      to,
+    };
+  }
 }
 
 /** A short "what changed" line for a terminal: `AERO usd_price 1.2→1.3 · … (+N more)`. */

@@ -47,9 +47,11 @@ export async function runWatch(
     ? new (await import("./watch-stream.js")).StreamView(ctx.io, parsed.fields, parsed.watchDiff)
     : new (await import("./watch-screen.js")).ScreenView(ctx.io, parsed, ctx.commandLine, emptyMessage);
   const quota = client.ratePerMinute ?? DEFAULT_QUOTA_PER_MINUTE;
-  const changes = parsed.watchChanges ? new ChangeFilter(parsed.fields) : undefined;
+  // A fan-out's stamp (the venue) is part of who a record is: one token on two venues is two rows.
+  const scope = parsed.query.fanOut?.param;
+  const changes = parsed.watchChanges ? new ChangeFilter(parsed.fields, scope) : undefined;
   const differ = parsed.watchDiff
-    ? new (await import("./watch-diff.js")).FieldDiff(parsed.fields)
+    ? new (await import("./watch-diff.js")).FieldDiff(parsed.fields, scope)
     : undefined;
   let interval = parsed.watchMs!;
   let note = "";

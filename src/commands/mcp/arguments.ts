@@ -2,14 +2,14 @@ import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from "@
 import type { JsonSchema } from "./tools.js";
 
 // A tool's arguments checked against its input schema (tools.ts writes them in a small part of JSON
-// Schema: object, string, boolean, integer, enum, arrays of strings, maxItems, minimum, maximum,
+// Schema: object, string, boolean, integer, enum, arrays of strings (of an enum), maxItems, minimum, maximum,
 // required, anyOf of required, additionalProperties false), each refusal in an agent's words: the
 // argument, what it takes, what came.
 
 interface Property {
   type?: string;
   enum?: string[];
-  items?: { type?: string };
+  items?: { type?: string; enum?: string[] };
   maxItems?: number;
   minimum?: number;
   maximum?: number;
@@ -38,12 +38,17 @@ function refusal(name: string, spec: Property, value: unknown): string | undefin
         return `${name}: expected a whole number${range}, got ${shown(value)}`;
       return undefined;
     }
-    case "array":
+    case "array": {
       if (!Array.isArray(value) || value.some((item) => typeof item !== "string"))
         return `${name}: expected a list of strings, got ${shown(value)}`;
       if (spec.maxItems !== undefined && value.length > spec.maxItems)
         return `${name}: at most ${spec.maxItems} items, got ${value.length}`;
+      const allowed = spec.items?.enum;
+      const wrong = allowed ? value.find((item: string) => !allowed.includes(item)) : undefined;
+      if (wrong !== undefined)
+        return `${name}: expected items among ${allowed!.join(", ")}, got ${shown(wrong)}`;
       return undefined;
+    }
     default:
       return undefined;
   }

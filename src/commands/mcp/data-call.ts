@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { Delivery } from "../../api/delivery.js";
 import type { Requester } from "../../api/pager.js";
-import { type RecordQuery, type RecordStreamResult, streamRecords } from "../../api/records.js";
+import { type RecordQuery, type RecordStreamResult, streamRecords, unanswered } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
-import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { dotPaths } from "../../contract/shapes.js";
 import { CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
 import { getPath, pickPaths } from "../../json/dot-paths.js";
@@ -134,11 +133,7 @@ function openStream(
     speculate: 1,
     prefetch: false,
     signal: walk.life.signal,
-    ...(selector
-      ? { selector: { ...selector, items: selector.items.slice(unitsDone * MAX_SELECTOR_ITEMS) } }
-      : unitsDone > 0
-        ? { firstPage: unitsDone + 1 }
-        : {}),
+    ...(selector ? { firstUnit: unitsDone } : unitsDone > 0 ? { firstPage: unitsDone + 1 } : {}),
     onProgress: (p) => {
       walk.unitRead({
         done: p.done + base,
@@ -290,11 +285,17 @@ function answerOf(
   if (cut) notes.push(cut);
   notes.push(...parsed.seen.notes());
   const more = walk.more;
-  const missing =
-    !more && own.items ? own.items.filter((item) => !own.result.matched?.has(item.toLowerCase())) : [];
-  if (missing.length && parsed.strict)
+  const { missing, missingOn } =
+    !more && own.items
+      ? unanswered(parsed.query, own.items, own.result.matched ?? new Set())
+      : { missing: [], missingOn: [] };
+  const absent = [
+    ...missing,
+    ...(missingOn ?? []).map(({ item, values }) => `${item} on ${values.join(", ")}`),
+  ];
+  if (absent.length && parsed.strict)
     throw new CliError(
-      `no data for ${missing.length} of ${own.items!.length} ${own.listName}: ${missing.slice(0, 20).join(", ")}${missing.length > 20 ? ", …" : ""} (strict)`,
+      `no data for ${absent.length} of ${own.items!.length} ${own.listName}: ${absent.slice(0, 20).join(", ")}${absent.length > 20 ? ", …" : ""} (strict)`,
     );
   if (more && walk.buffer.length === 0 && walk.total === undefined && !walk.failed && !own.items)
     notes.push(
@@ -314,6 +315,6 @@ function answerOf(
     ...(kept ? { next_cursor: call.walks.cursorOf(walk) } : {}),
     fields: held,
     pages: { read: walk.requests, total: walk.total ?? null },
-    ...(missing.length ? { missing: missing.map(forAgent) } : {}),
+    ...(absent.length ? { missing: absent.map(forAgent) } : {}),
   };
 }

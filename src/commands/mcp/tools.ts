@@ -62,7 +62,12 @@ function inputType(key: string, flag: Flag): JsonSchema {
       return described({ type: "boolean" });
     case "list":
     case "optionalList":
-      return described(strings(MAX_TOOL_LIST));
+      // A list of fixed values (a fan-out's): each item one of them.
+      return described(
+        flag.choices
+          ? { ...strings(flag.choices.length), items: { type: "string", enum: [...flag.choices] } }
+          : strings(MAX_TOOL_LIST),
+      );
     case "repeated":
       return described(strings(MAX_TOOL_WHERE));
     case "choice":

@@ -5,6 +5,7 @@ import type { Handler } from "./context.js";
 import { directory } from "./directory.js";
 import { history } from "./history.js";
 import { market, marketRedirect } from "./market.js";
+import { perp } from "./perp.js";
 import { smartMoney } from "./smart-money.js";
 import { staking } from "./staking.js";
 import { ta } from "./ta.js";
@@ -20,6 +21,7 @@ export const HANDLERS: Partial<Record<EndpointName, Handler>> = {
   "smart-money": smartMoney,
   staking,
   history,
+  perp,
   ask,
 };
 
