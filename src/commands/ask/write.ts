@@ -70,7 +70,9 @@ async function writeText(ctx: RunContext, data: AskData, { selection }: AnswerVi
       import("../../output/markdown.js"),
     ]);
     const chalk = new Chalk({ level: ctx.io.color ? 1 : 0 });
-    await ctx.io.out(`${renderMarkdown(data.nlpResponse ?? "(no answer text)", chalk)}\n`);
+    // On a terminal the lines break between words at its width; piped, the reader lays them out.
+    const width = ctx.io.stdoutIsTTY ? ctx.io.columns : undefined;
+    await ctx.io.out(`${renderMarkdown(data.nlpResponse ?? "(no answer text)", chalk, width)}\n`);
   }
 }
 
