@@ -1,8 +1,8 @@
 import type { ApiResponse, PaymentHook } from "../api/client.js";
-import type { UsdcNetworkName } from "../contract/assets.js";
+import { USDC_DECIMALS, type UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
 import { quoteInline } from "../terminal/sanitize.js";
-import { parseAmount } from "./amounts.js";
+import { formatUnits, parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
 import { type PaymentRequirement, readPaymentRequirements, type SignedAuthorization } from "./offers.js";
@@ -205,6 +205,25 @@ export class PaymentSession implements PaymentHook {
     const total = this.books.reserved + lastAmount * BigInt(more);
     if (total <= maxSpend) return undefined;
     return overSpend(more, lastAmount, total, asset, this.options.maxSpend);
+  }
+
+  /**
+   * Why one payment of `price` (USDC, as the registry writes it) would be refused, asked before any
+   * request: over --max-payment, past --max-spend with what the run has reserved, or over the daily
+   * cap counted from the ledger; undefined when every cap allows it. The words name what to raise.
+   */
+  refusesPrice(price: string): string | undefined {
+    const { maxPayment, maxSpend } = this.options;
+    const amount = parseAmount("price", price, USDC_DECIMALS);
+    if (amount > parseAmount("--max-payment", maxPayment, USDC_DECIMALS))
+      return `over --max-payment ${maxPayment} (raise it: --max-payment ${price})`;
+    const total = this.books.reserved + amount;
+    if (total > parseAmount("--max-spend", maxSpend, USDC_DECIMALS)) {
+      const needed = formatUnits(total.toString(), USDC_DECIMALS);
+      return `which would bring the run's total to ${needed} USDC, over --max-spend ${maxSpend} (raise it: --max-spend ${needed})`;
+    }
+    const capped = this.recorder?.capRefusal(amount);
+    return capped && `which the daily cap does not allow (raise it, or wait): ${capped}`;
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */

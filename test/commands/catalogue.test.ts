@@ -379,11 +379,12 @@ describe("api --list", () => {
     const entries = Object.values(ENDPOINTS as Record<string, EndpointSpec>);
     expect(lines).toHaveLength(entries.length + 1);
     entries.forEach((e, i) => {
-      const command = typeof e.command === "string" ? e.command : "api";
-      expect(lines[i + 1]!.split(/\s+/)).toEqual([e.path, e.newerPath ?? "-", e.method, e.price, command]);
+      const command = typeof e.command === "string" ? [e.command, e.commandFlag ?? []].flat() : ["api"];
+      expect(lines[i + 1]!.split(/\s+/)).toEqual([e.path, e.newerPath ?? "-", e.method, e.price, ...command]);
     });
     expect(r.stdout).toMatch(/^\/v1\/smart-money-trends\s+-\s+GET\s+0\.005\s+smart-money$/m);
-    expect(r.stdout).toMatch(/^\/v1\/mcp\/\s+-\s+POST\s+0\.10\s+api$/m);
+    expect(r.stdout).toMatch(/^\/v1\/mcp\/\s+-\s+POST\s+0\.10\s+ask --deep$/m);
+    expect(r.stdout).toMatch(/^\/v1\/live-perp-strategy\/\s+-\s+GET\s+0\.50\s+api$/m);
     const both = await run(["api", "--list", "/v1/trending"], servers.folder());
     expect(both.code).toBe(2);
   });

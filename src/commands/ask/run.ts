@@ -27,6 +27,10 @@ export async function runAsk(ctx: RunContext, questionArg: string, opts: AskOpti
     return;
   }
   const question = await readQuestion(ctx, questionArg);
+  if (opts.deep) {
+    const { runDeep } = await import("./deep.js");
+    return runDeep(ctx, question, opts);
+  }
   const format = await chooseFormat(ctx, opts);
   warnTableOnly(ctx, format, opts);
   if (opts.explain && format !== "table" && format !== "json" && format !== "ndjson")

@@ -57,7 +57,11 @@ async function writeCsv(ctx: RunContext, data: AskData, { selection, crlf }: Ans
 }
 
 /** The answer keys --fields names as lines, then the answer's markdown rendered. */
-async function writeText(ctx: RunContext, data: AskData, { selection }: AnswerView) {
+export async function writeText(
+  ctx: RunContext,
+  data: AskData,
+  { selection }: Pick<AnswerView, "selection">,
+) {
   if (selection) {
     for (const key of selection.answerKeys.filter((k) => k !== "nlpResponse")) {
       const value = (data as Record<string, unknown>)[key];
