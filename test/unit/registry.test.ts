@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DataCommandDefinition } from "../../src/commands/data/definition.js";
+import { loadTools } from "../../src/commands/mcp/catalog.js";
 import {
   ENDPOINT_NAMES,
   ENDPOINTS,
@@ -10,7 +11,6 @@ import {
 } from "../../src/contract/endpoints.js";
 import { IDENTITY_PATHS, identityOf } from "../../src/contract/identity.js";
 import { dotPaths } from "../../src/contract/shapes.js";
-import { loadTools } from "../../src/commands/mcp/catalog.js";
 import { COMMANDS, fullProgram } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { dataDefinitions } from "./data-definitions.js";
