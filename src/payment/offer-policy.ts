@@ -54,90 +54,89 @@ function someReasons(reasons: string[]): string {
   return more > 0 ? `${shown}; and ${more} more offer${more === 1 ? "" : "s"} refused` : shown;
 }
 
+type PolicyOptions = Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">;
+
 /**
  * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
  * holds against --max-spend; `spent.payment`: the number this payment would be.
  */
 export function chooseOffer(
   requirements: PaymentRequirement[],
-  options: Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">,
+  options: PolicyOptions,
   spent: { reserved: bigint; payment: number },
 ): ChosenOffer {
   if (requirements.length === 0)
     throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
   const reasons: string[] = [];
-  const only = options.network ? USDC_NETWORKS[options.network] : undefined;
-  const allowed = options.payTo?.map((a) => a.toLowerCase());
   for (const req of polygonFirst(requirements)) {
-    if (only && req.network !== only.v1 && req.network !== only.caip2) {
-      reasons.push(
-        `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`,
-      );
+    const terms = termsOf(req, options);
+    if (typeof terms === "string") {
+      reasons.push(terms);
       continue;
     }
-    if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
-      const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
-      reasons.push(`the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`);
-      continue;
-    }
-    const asset = knownAsset(req);
-    if (req.scheme !== "exact") {
-      reasons.push(`scheme '${quoteInline(req.scheme)}' is not supported (exact only)`);
-      continue;
-    }
-    if (!asset) {
-      reasons.push(
-        `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`,
-      );
-      continue;
-    }
-    const domain = { name: req.extra?.name, version: req.extra?.version };
-    if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
-      const named = (value: unknown) => (value === undefined ? "(none)" : quoteInline(String(value)));
-      reasons.push(
-        `the requirement names the EIP-712 domain '${named(domain.name)}' version '${named(domain.version)}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`,
-      );
-      continue;
-    }
-    if (req.x402Version !== 1 && req.x402Version !== 2) {
-      reasons.push(`x402 version ${req.x402Version} is not supported (1 and 2 are)`);
-      continue;
-    }
-    if (req.problem) {
-      reasons.push(`the offer's amount is ambiguous: ${req.problem}`);
-      continue;
-    }
-    const method = req.extra?.assetTransferMethod;
-    if (method !== undefined && method !== TRANSFER_METHOD) {
-      const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
-      reasons.push(
-        `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`,
-      );
-      continue;
-    }
-    const asked = askedTimeout(req.raw.maxTimeoutSeconds);
-    if (!(asked >= 1)) {
-      reasons.push("the offer's maxTimeoutSeconds is not a number of seconds of 1 or more");
-      continue;
-    }
-    const validitySeconds = Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS);
     const amount = BigInt(req.amount);
-    const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
-    const maxSpend = parseAmount("--max-spend", options.maxSpend, asset.decimals);
-    const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
-    if (amount > maxPayment) {
-      reasons.push(
-        `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`,
-      );
+    const over = capReason(amount, terms.asset, options, spent);
+    if (over) {
+      reasons.push(over);
       continue;
     }
-    if (spent.reserved + amount > maxSpend) {
-      reasons.push(
-        `payment ${spent.payment} would bring the total to ${units(spent.reserved + amount)}, over --max-spend ${options.maxSpend} by ${units(spent.reserved + amount - maxSpend)}`,
-      );
-      continue;
-    }
-    return { requirement: req, asset, amount, validitySeconds };
+    return { requirement: req, asset: terms.asset, amount, validitySeconds: terms.validitySeconds };
   }
   throw new PaymentError(`refusing to pay: ${someReasons(reasons)}`);
+}
+
+/**
+ * Whether an offer's terms can be signed, the amount aside: its network (--pay-network), payee
+ * (pay-to), scheme, asset and EIP-712 domain, x402 version, transfer method and validity window.
+ * The asset and window to sign with, or the reason it cannot be.
+ */
+function termsOf(
+  req: PaymentRequirement,
+  options: PolicyOptions,
+): { asset: KnownAsset; validitySeconds: number } | string {
+  const only = options.network ? USDC_NETWORKS[options.network] : undefined;
+  if (only && req.network !== only.v1 && req.network !== only.caip2)
+    return `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`;
+  const allowed = options.payTo?.map((a) => a.toLowerCase());
+  if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
+    const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
+    return `the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`;
+  }
+  const asset = knownAsset(req);
+  if (req.scheme !== "exact") return `scheme '${quoteInline(req.scheme)}' is not supported (exact only)`;
+  if (!asset)
+    return `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`;
+  const domain = { name: req.extra?.name, version: req.extra?.version };
+  if (domain.name !== asset.domain.name || domain.version !== asset.domain.version) {
+    const named = (value: unknown) => (value === undefined ? "(none)" : quoteInline(String(value)));
+    return `the requirement names the EIP-712 domain '${named(domain.name)}' version '${named(domain.version)}' for ${asset.symbol} on ${asset.networkName}; expected '${asset.domain.name}' version '${asset.domain.version}'`;
+  }
+  if (req.x402Version !== 1 && req.x402Version !== 2)
+    return `x402 version ${req.x402Version} is not supported (1 and 2 are)`;
+  if (req.problem) return `the offer's amount is ambiguous: ${req.problem}`;
+  const method = req.extra?.assetTransferMethod;
+  if (method !== undefined && method !== TRANSFER_METHOD) {
+    const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
+    return `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`;
+  }
+  const asked = askedTimeout(req.raw.maxTimeoutSeconds);
+  if (!(asked >= 1)) return "the offer's maxTimeoutSeconds is not a number of seconds of 1 or more";
+  return { asset, validitySeconds: Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS) };
+}
+
+/** Why `amount` passes --max-payment, or --max-spend with what is reserved; undefined when it fits. */
+function capReason(
+  amount: bigint,
+  asset: KnownAsset,
+  options: PolicyOptions,
+  spent: { reserved: bigint; payment: number },
+): string | undefined {
+  const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
+  const maxSpend = parseAmount("--max-spend", options.maxSpend, asset.decimals);
+  const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+  if (amount > maxPayment)
+    return `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`;
+  if (spent.reserved + amount > maxSpend)
+    return `payment ${spent.payment} would bring the total to ${units(spent.reserved + amount)}, over --max-spend ${options.maxSpend} by ${units(spent.reserved + amount - maxSpend)}`;
+  return undefined;
 }
