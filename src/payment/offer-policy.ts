@@ -1,3 +1,4 @@
+import type { ListPrice } from "../api/client.js";
 import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
 import { LosslessNumber } from "../json/exact.js";
@@ -54,16 +55,21 @@ function someReasons(reasons: string[]): string {
   return more > 0 ? `${shown}; and ${more} more offer${more === 1 ? "" : "s"} refused` : shown;
 }
 
-type PolicyOptions = Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">;
+type PolicyOptions = Pick<
+  PaymentOptions,
+  "network" | "payTo" | "maxPayment" | "maxPaymentGiven" | "maxSpend"
+>;
 
 /**
  * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
- * holds against --max-spend; `spent.payment`: the number this payment would be.
+ * holds against --max-spend; `spent.payment`: the number this payment would be; `listPrice`: the
+ * request's price in the registry, which an offer may pass only when --max-payment was given.
  */
 export function chooseOffer(
   requirements: PaymentRequirement[],
   options: PolicyOptions,
   spent: { reserved: bigint; payment: number },
+  listPrice?: ListPrice,
 ): ChosenOffer {
   if (requirements.length === 0)
     throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
@@ -75,7 +81,8 @@ export function chooseOffer(
       continue;
     }
     const amount = BigInt(req.amount);
-    const over = capReason(amount, terms.asset, options, spent);
+    const over =
+      aboveList(amount, terms.asset, options, listPrice) ?? capReason(amount, terms.asset, options, spent);
     if (over) {
       reasons.push(over);
       continue;
@@ -122,6 +129,23 @@ function termsOf(
   const asked = askedTimeout(req.raw.maxTimeoutSeconds);
   if (!(asked >= 1)) return "the offer's maxTimeoutSeconds is not a number of seconds of 1 or more";
   return { asset, validitySeconds: Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS) };
+}
+
+/**
+ * Why `amount` is more than the registry's price of the request, which is refused unless the user
+ * said how much a request may cost (--max-payment, then checked as for any offer); undefined when it is not.
+ */
+function aboveList(
+  amount: bigint,
+  asset: KnownAsset,
+  options: PolicyOptions,
+  listPrice: ListPrice | undefined,
+): string | undefined {
+  if (!listPrice || options.maxPaymentGiven) return undefined;
+  const list = parseAmount("the registry's price", listPrice.usdc, asset.decimals);
+  if (amount <= list) return undefined;
+  const asked = formatUnits(amount.toString(), asset.decimals);
+  return `the offer asks ${asked} ${asset.symbol} per request, above the registry's price of ${listPrice.usdc} ${asset.symbol} for ${quoteInline(listPrice.of)} (--max-payment ${asked} allows it)`;
 }
 
 /** Why `amount` passes --max-payment, or --max-spend with what is reserved; undefined when it fits. */

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { ApiClient, Query } from "../../api/client.js";
+import type { Requester } from "../../api/pager.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { ENDPOINTS, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
 import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { IO } from "../../io.js";
@@ -115,8 +117,22 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, { ...request, query: first })}`);
     return;
   }
-  if (raw.paginate) return walkPages(ctx, client, request, raw, Boolean(payment));
-  await sendOnce(ctx, client, request, raw);
+  const priced = withListPrice(client, request.path);
+  if (raw.paginate) return walkPages(ctx, priced, request, raw, Boolean(payment));
+  await sendOnce(ctx, priced, request, raw);
+}
+
+/**
+ * The client for a path of the registry carries the registry's price with each request: a paying
+ * run refuses an offer above it unless --max-payment says how much a request may cost.
+ */
+function withListPrice(client: ApiClient, path: string): Requester {
+  const entry = Object.values(ENDPOINTS as Record<string, EndpointSpec>).find((e) =>
+    pathsOf(e).includes(path),
+  );
+  if (!entry) return client;
+  const listPrice = { usdc: entry.price, of: path };
+  return { request: (at, options) => client.request(at, { ...options, listPrice }) };
 }
 
 /** One request of `api`: its path, method, query and (a POST's) body. */
@@ -180,7 +196,7 @@ function requestParts(
 /** --paginate: every page from the one asked for, printed as one JSON document (or NDJSON). */
 async function walkPages(
   ctx: RunContext,
-  client: ApiClient,
+  client: Requester,
   { path, query }: ApiRequest,
   raw: ApiOptions,
   paying: boolean,
@@ -207,7 +223,7 @@ async function walkPages(
 }
 
 /** One request, its body printed as sent; --include puts the status line and headers on stderr. */
-async function sendOnce(ctx: RunContext, client: ApiClient, request: ApiRequest, raw: ApiOptions) {
+async function sendOnce(ctx: RunContext, client: Requester, request: ApiRequest, raw: ApiOptions) {
   try {
     const { path, ...options } = request;
     const res = await client.request(path, { ...options, raw: true });
