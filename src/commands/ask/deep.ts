@@ -12,9 +12,10 @@ import { ANSWER_KEYS, type AskData, answerOf, askSelection } from "./answer.js";
 import type askCommand from "./index.js";
 import { writeText } from "./write.js";
 
-// ask --deep: the provider's written market analysis (POST /v1/mcp, a REST endpoint), a few
-// paragraphs of markdown for one question, 5-15 s and 20 times a data call's price. It is rendered
-// on a terminal, written as sent (made inert) in a pipe, and given whole as JSON with --json.
+// ask --deep: the provider's written market analysis (POST /v1/mcp, a REST endpoint; see
+// docs/api-notes.md), a few paragraphs of markdown for one question, 5-15 s and 20 times a data
+// call's price. It is rendered on a terminal, written as sent (made inert) in a pipe, and given
+// whole as JSON with --json.
 
 type AskOptions = FlagValues<typeof askCommand.flags>;
 
