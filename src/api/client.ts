@@ -52,9 +52,18 @@ export interface ClientOptions {
  * How payment joins the client: the client knows only that a 402 may be answered by sending the
  * request again with some headers, once; what to pay and what to say is the hook's business.
  */
+/** What the registry says one request costs (USDC, as written there), and what it is the price of. */
+export interface ListPrice {
+  usdc: string;
+  of: string;
+}
+
 export interface PaymentHook {
-  /** A 402 to a request that carried no payment: the headers to send it again with; throws to refuse. */
-  pay?(res: ApiResponse, label: string | undefined): Promise<Record<string, string>>;
+  /**
+   * A 402 to a request that carried no payment: the headers to send it again with; throws to refuse.
+   * `listPrice`: the request's price in the registry, which an offer may not pass unasked.
+   */
+  pay?(res: ApiResponse, label: string | undefined, listPrice?: ListPrice): Promise<Record<string, string>>;
   /** The paid request ended with no answer read (its payment may still be cashed). */
   unanswered?(headers: Record<string, string>, why: string): void;
   /** The paid request was answered with a 2xx. */
@@ -70,6 +79,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A short label for messages, e.g. "page 3". */
   label?: string;
+  /** The registry's price of this request: a payment hook refuses an offer above it unless told otherwise. */
+  listPrice?: ListPrice;
   /** Keep a 2xx body as text without requiring JSON (`tokenintel api` prints it as sent). */
   raw?: boolean;
   /** Hand a 402 back as an answer instead of paying or failing (a dry run reads its offer). */
@@ -261,7 +272,7 @@ export class ApiClient {
       if (res.status === 402 && flight.opts.returnPaymentRequired) return res;
       if (res.status === 402 && hook?.pay && !flight.paid) {
         if (flight.opts.signal?.aborted || flight.opts.payGate?.aborted) throw new InterruptedError();
-        flight.paid = await hook.pay(res, flight.opts.label);
+        flight.paid = await hook.pay(res, flight.opts.label, flight.opts.listPrice);
         continue;
       }
       const error = res.status === 402 ? await this.paymentRequired(res, flight.paid) : this.errorFor(res);

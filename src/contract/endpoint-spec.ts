@@ -99,6 +99,11 @@ export interface EndpointSpec {
   keyOptional: boolean;
   /** The tokenintel command that reads it. */
   command: string | Without;
+  /**
+   * The flag of that command that reads this endpoint, where the command reads another entry's
+   * endpoint without it (ask --deep): the command's own entry is the one without a flag.
+   */
+  commandFlag?: string;
   /** Whether the sandbox serves it (a handler in src/sandbox/handlers/). */
   sandbox: true | Without;
   mcp: McpPart | Without;

@@ -369,7 +369,24 @@ export const ENDPOINTS = {
   "participant-trends": undocumented("/v1/participant-trends/"),
   "monthly-revenue": undocumented("/v1/monthly-revenue/"),
   "perp-research": undocumented("/v1/perp-trading-research/", { method: "POST" }),
-  "market-analysis": undocumented("/v1/mcp/", { method: "POST", price: "0.10" }),
+  // An AI-written market analysis (markdown): a REST endpoint, not the Model Context Protocol.
+  "market-analysis": {
+    path: "/v1/mcp/",
+    aliases: ["/v1/mcp"],
+    method: "POST",
+    pageSize: 0,
+    chainRequired: false,
+    selectors: {},
+    selectorRequired: false,
+    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    views: [],
+    price: "0.10",
+    keyOptional: false,
+    command: "ask",
+    commandFlag: "--deep",
+    sandbox: true,
+    mcp: { none: "served by the ask tool, as its deep argument" },
+  },
   "live-perp-strategy": undocumented("/v1/live-perp-strategy/", { price: "0.50" }),
 } as const satisfies Record<string, EndpointSpec>;
 
@@ -391,7 +408,9 @@ export function pathsOf(endpoint: EndpointSpec): string[] {
   return [endpoint.path, ...(endpoint.newerPath ? [endpoint.newerPath] : []), ...endpoint.aliases];
 }
 
-/** The registry entry a command reads, by the command's name. */
+/** The registry entry a command reads, by the command's name (not one it reads with a flag). */
 export function endpointOfCommand(command: string): EndpointSpec | undefined {
-  return Object.values(ENDPOINTS).find((e: EndpointSpec) => e.command === command);
+  return Object.values(ENDPOINTS).find(
+    (e: EndpointSpec) => e.command === command && e.commandFlag === undefined,
+  );
 }

@@ -60,3 +60,22 @@ export class ProgressLine {
     this.shown = false;
   }
 }
+
+/**
+ * `text` on stderr once `afterMs` pass without an answer, on a terminal only (and not under
+ * --quiet): a silent terminal looks hung. The function returned erases it, or stops it coming.
+ */
+export function waitingLine(io: IO, text: string, afterMs = WAITING_AFTER_MS): () => void {
+  if (!io.stderrIsTTY || io.quiet) return () => {};
+  let shown = false;
+  const timer = setTimeout(() => {
+    io.stderr.write(io.forStderr(`\r\x1b[2K${text}`));
+    shown = true;
+  }, afterMs);
+  timer.unref();
+  return () => {
+    clearTimeout(timer);
+    if (shown) io.stderr.write("\r\x1b[2K");
+    shown = false;
+  };
+}

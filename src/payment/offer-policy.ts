@@ -1,3 +1,4 @@
+import type { ListPrice } from "../api/client.js";
 import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
 import { LosslessNumber } from "../json/exact.js";
@@ -54,13 +55,52 @@ function someReasons(reasons: string[]): string {
   return more > 0 ? `${shown}; and ${more} more offer${more === 1 ? "" : "s"} refused` : shown;
 }
 
-type Policy = Pick<PaymentOptions, "network" | "payTo" | "maxPayment" | "maxSpend">;
+type PolicyOptions = Pick<
+  PaymentOptions,
+  "network" | "payTo" | "maxPayment" | "maxPaymentGiven" | "maxSpend"
+>;
 
 /**
- * Why an offer's form cannot be paid (network, payee, scheme, asset and its domain, x402 version,
- * amount, transfer method, window), in words; else the asset it pays in.
+ * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
+ * holds against --max-spend; `spent.payment`: the number this payment would be; `listPrice`: the
+ * request's price in the registry, which an offer may pass only when --max-payment was given.
  */
-function formRefusal(req: PaymentRequirement, options: Policy): string | { asset: KnownAsset } {
+export function chooseOffer(
+  requirements: PaymentRequirement[],
+  options: PolicyOptions,
+  spent: { reserved: bigint; payment: number },
+  listPrice?: ListPrice,
+): ChosenOffer {
+  if (requirements.length === 0)
+    throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
+  const reasons: string[] = [];
+  for (const req of polygonFirst(requirements)) {
+    const terms = termsOf(req, options);
+    if (typeof terms === "string") {
+      reasons.push(terms);
+      continue;
+    }
+    const amount = BigInt(req.amount);
+    const over =
+      aboveList(amount, terms.asset, options, listPrice) ?? capReason(amount, terms.asset, options, spent);
+    if (over) {
+      reasons.push(over);
+      continue;
+    }
+    return { requirement: req, asset: terms.asset, amount, validitySeconds: terms.validitySeconds };
+  }
+  throw new PaymentError(`refusing to pay: ${someReasons(reasons)}`);
+}
+
+/**
+ * Whether an offer's terms can be signed, the amount aside: its network (--pay-network), payee
+ * (pay-to), scheme, asset and EIP-712 domain, x402 version, transfer method and validity window.
+ * The asset and window to sign with, or the reason it cannot be.
+ */
+function termsOf(
+  req: PaymentRequirement,
+  options: PolicyOptions,
+): { asset: KnownAsset; validitySeconds: number } | string {
   const only = options.network ? USDC_NETWORKS[options.network] : undefined;
   if (only && req.network !== only.v1 && req.network !== only.caip2)
     return `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`;
@@ -69,8 +109,8 @@ function formRefusal(req: PaymentRequirement, options: Policy): string | { asset
     const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
     return `the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`;
   }
-  if (req.scheme !== "exact") return `scheme '${quoteInline(req.scheme)}' is not supported (exact only)`;
   const asset = knownAsset(req);
+  if (req.scheme !== "exact") return `scheme '${quoteInline(req.scheme)}' is not supported (exact only)`;
   if (!asset)
     return `asset ${quoteInline(req.asset)} on ${quoteInline(req.network)} is not a known asset (${KNOWN_ASSETS_TEXT})`;
   const domain = { name: req.extra?.name, version: req.extra?.version };
@@ -86,16 +126,33 @@ function formRefusal(req: PaymentRequirement, options: Policy): string | { asset
     const named = typeof method === "string" && /^[\w-]{1,40}$/.test(method) ? `'${method}'` : "another";
     return `the offer asks for the ${named} transfer method; tokenintel signs only EIP-3009 transferWithAuthorization`;
   }
-  if (!(askedTimeout(req.raw.maxTimeoutSeconds) >= 1))
-    return "the offer's maxTimeoutSeconds is not a number of seconds of 1 or more";
-  return { asset };
+  const asked = askedTimeout(req.raw.maxTimeoutSeconds);
+  if (!(asked >= 1)) return "the offer's maxTimeoutSeconds is not a number of seconds of 1 or more";
+  return { asset, validitySeconds: Math.min(Math.floor(asked), MAX_PAYMENT_VALIDITY_SECONDS) };
 }
 
-/** Why an offer's amount is over a cap, against what the session has reserved; undefined when it fits. */
-function capRefusal(
+/**
+ * Why `amount` is more than the registry's price of the request, which is refused unless the user
+ * said how much a request may cost (--max-payment, then checked as for any offer); undefined when it is not.
+ */
+function aboveList(
   amount: bigint,
   asset: KnownAsset,
-  options: Policy,
+  options: PolicyOptions,
+  listPrice: ListPrice | undefined,
+): string | undefined {
+  if (!listPrice || options.maxPaymentGiven) return undefined;
+  const list = parseAmount("the registry's price", listPrice.usdc, asset.decimals);
+  if (amount <= list) return undefined;
+  const asked = formatUnits(amount.toString(), asset.decimals);
+  return `the offer asks ${asked} ${asset.symbol} per request, above the registry's price of ${listPrice.usdc} ${asset.symbol} for ${quoteInline(listPrice.of)} (--max-payment ${asked} allows it)`;
+}
+
+/** Why `amount` passes --max-payment, or --max-spend with what is reserved; undefined when it fits. */
+function capReason(
+  amount: bigint,
+  asset: KnownAsset,
+  options: PolicyOptions,
   spent: { reserved: bigint; payment: number },
 ): string | undefined {
   const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
@@ -103,41 +160,7 @@ function capRefusal(
   const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
   if (amount > maxPayment)
     return `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`;
-  const total = spent.reserved + amount;
-  if (total > maxSpend)
-    return `payment ${spent.payment} would bring the total to ${units(total)}, over --max-spend ${options.maxSpend} by ${units(total - maxSpend)}`;
+  if (spent.reserved + amount > maxSpend)
+    return `payment ${spent.payment} would bring the total to ${units(spent.reserved + amount)}, over --max-spend ${options.maxSpend} by ${units(spent.reserved + amount - maxSpend)}`;
   return undefined;
-}
-
-/**
- * The offer to pay, or a PaymentError with every offer's reason. `spent.reserved`: what the session
- * holds against --max-spend; `spent.payment`: the number this payment would be.
- */
-export function chooseOffer(
-  requirements: PaymentRequirement[],
-  options: Policy,
-  spent: { reserved: bigint; payment: number },
-): ChosenOffer {
-  if (requirements.length === 0)
-    throw new PaymentError("the server asked for a payment but sent no requirements tokenintel can read");
-  const reasons: string[] = [];
-  for (const req of polygonFirst(requirements)) {
-    const form = formRefusal(req, options);
-    if (typeof form === "string") {
-      reasons.push(form);
-      continue;
-    }
-    const amount = BigInt(req.amount);
-    const over = capRefusal(amount, form.asset, options, spent);
-    if (over) {
-      reasons.push(over);
-      continue;
-    }
-    const validitySeconds = Math.min(
-      Math.floor(askedTimeout(req.raw.maxTimeoutSeconds)),
-      MAX_PAYMENT_VALIDITY_SECONDS,
-    );
-    return { requirement: req, asset: form.asset, amount, validitySeconds };
-  }
-  throw new PaymentError(`refusing to pay: ${someReasons(reasons)}`);
 }

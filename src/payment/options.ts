@@ -121,7 +121,8 @@ export function parsePaymentFlags(
   // Both spellings of the key, with and without 0x, are secrets.
   if (walletKey) io.addSecret(walletKey.replace(/^0x/, ""));
   const network = raw.payNetwork ?? configNetwork;
-  return { walletKey, maxPayment, maxSpend, dryRun: Boolean(raw.dryRun), network };
+  const maxPaymentGiven = raw.maxPayment !== undefined;
+  return { walletKey, maxPayment, maxPaymentGiven, maxSpend, dryRun: Boolean(raw.dryRun), network };
 }
 
 /**

@@ -40,11 +40,16 @@ export class PaymentRecorder {
    * again under the lock, when the signed line is appended.)
    */
   precheck(amount: bigint): void {
-    const cap = this.options.dailyCap;
-    if (!cap) return;
-    const now = this.now();
-    const refusal = capRefusal(this.ledger.forCap(now), amount, cap, now);
+    const refusal = this.capRefusal(amount);
     if (refusal) throw new PaymentError(refusal);
+  }
+
+  /** Why the daily cap refuses a payment of `amount` now, or undefined when it allows it (or there is none). */
+  capRefusal(amount: bigint): string | undefined {
+    const cap = this.options.dailyCap;
+    if (!cap) return undefined;
+    const now = this.now();
+    return capRefusal(this.ledger.forCap(now), amount, cap, now);
   }
 
   /**

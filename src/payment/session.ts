@@ -1,8 +1,8 @@
-import type { ApiResponse, PaymentHook } from "../api/client.js";
-import type { UsdcNetworkName } from "../contract/assets.js";
+import type { ApiResponse, ListPrice, PaymentHook } from "../api/client.js";
+import { USDC_DECIMALS, type UsdcNetworkName } from "../contract/assets.js";
 import { CliError, PaymentError, UsageError } from "../errors.js";
 import { quoteInline } from "../terminal/sanitize.js";
-import { parseAmount } from "./amounts.js";
+import { formatUnits, parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
 import {
@@ -26,6 +26,8 @@ export interface PaymentOptions {
   walletKey: string | undefined;
   /** Caps in the asset's units, as typed ("0.01"). */
   maxPayment: string;
+  /** --max-payment was given: it, not a request's registry price, bounds what an offer may ask. */
+  maxPaymentGiven?: boolean;
   maxSpend: string;
   dryRun: boolean;
   /** Pay only on this network (--pay-network, config pay-network); else the first offer accepted. */
@@ -82,7 +84,7 @@ export class PaymentSession implements PaymentHook {
   forRun(commandLine: string): PaymentHook {
     if (commandLine === this.options.ledger?.commandLine) return this;
     return {
-      pay: (res, label) => this.pay(res, label, commandLine),
+      pay: (res, label, listPrice) => this.pay(res, label, listPrice, commandLine),
       unanswered: (headers, why) => this.unanswered(headers, why),
       settled: (res, headers) => this.settled(res, headers),
       refusal: (res, paid, payment) => this.refusal(res, paid, payment),
@@ -90,26 +92,30 @@ export class PaymentSession implements PaymentHook {
   }
 
   /** Chooses the requirement to pay, or says why none can be paid. Pure: no signing, no state. */
-  choose(requirements: PaymentRequirement[]): ChosenOffer {
-    return chooseOffer(requirements, this.options, {
-      reserved: this.books.reserved,
-      payment: this.books.nextPayment,
-    });
+  choose(requirements: PaymentRequirement[], listPrice?: ListPrice): ChosenOffer {
+    return chooseOffer(
+      requirements,
+      this.options,
+      { reserved: this.books.reserved, payment: this.books.nextPayment },
+      listPrice,
+    );
   }
 
   /**
    * Answers a 402: checks the caps, signs, reads the signed authorization back out of the header
    * (the amount, payee and window that count are the ones in it), and returns the headers to send
    * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
-   * The ledger names `commandLine` (masked) as the command that paid, else the session's own.
+   * The ledger names `commandLine` (masked) as the command that paid, else the session's own; an
+   * offer above `listPrice` is refused unless --max-payment was given and allows it.
    */
   async pay(
     res: ApiResponse,
     label: string | undefined,
+    listPrice?: ListPrice,
     commandLine?: string,
   ): Promise<Record<string, string>> {
     if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
-    const offer = this.offer(res);
+    const offer = this.offer(res, listPrice);
     const { requirement, asset, amount } = offer;
     // The session's own run (not an MCP call paying through it): its known cost is checked whole.
     const overRun = commandLine === undefined ? this.overRun(amount, asset) : undefined;
@@ -183,9 +189,10 @@ export class PaymentSession implements PaymentHook {
     return paymentRequiredError(res, paid, this.estimate);
   }
 
-  private offer(res: ApiResponse): ChosenOffer {
+  private offer(res: ApiResponse, listPrice?: ListPrice): ChosenOffer {
     const header = res.headers["payment-required"];
-    return this.choose(readPaymentRequirements(res.body, typeof header === "string" ? header : undefined));
+    const requirements = readPaymentRequirements(res.body, typeof header === "string" ? header : undefined);
+    return this.choose(requirements, listPrice);
   }
 
   /** Signs the chosen offer and reads the value back; nothing here sends anything. */
@@ -229,6 +236,25 @@ export class PaymentSession implements PaymentHook {
     const total = this.books.reserved + lastAmount * BigInt(more);
     if (total <= maxSpend) return undefined;
     return overSpend(more, lastAmount, total, asset, this.options.maxSpend);
+  }
+
+  /**
+   * Why one payment of `price` (USDC, as the registry writes it) would be refused, asked before any
+   * request: over --max-payment, past --max-spend with what the run has reserved, or over the daily
+   * cap counted from the ledger; undefined when every cap allows it. The words name what to raise.
+   */
+  refusesPrice(price: string): string | undefined {
+    const { maxPayment, maxSpend } = this.options;
+    const amount = parseAmount("price", price, USDC_DECIMALS);
+    if (amount > parseAmount("--max-payment", maxPayment, USDC_DECIMALS))
+      return `over --max-payment ${maxPayment} (raise it: --max-payment ${price})`;
+    const total = this.books.reserved + amount;
+    if (total > parseAmount("--max-spend", maxSpend, USDC_DECIMALS)) {
+      const needed = formatUnits(total.toString(), USDC_DECIMALS);
+      return `which would bring the run's total to ${needed} USDC, over --max-spend ${maxSpend} (raise it: --max-spend ${needed})`;
+    }
+    const capped = this.recorder?.capRefusal(amount);
+    return capped && `which the daily cap does not allow (raise it, or wait): ${capped}`;
   }
 
   /** Requests paid for and answered so far: what they brought is the user's. */

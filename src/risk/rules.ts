@@ -68,6 +68,10 @@ export type RiskRule =
 /** rug_status words that say nothing is wrong, and those that say the worst; any other word is medium. */
 export const RUG_STATUS_SAFE = ["SAFE", "LOW", "LOW_RISK", "NONE", "OK", "CLEAN", "NO"];
 export const RUG_STATUS_HIGH = ["HIGH", "HIGH_RISK", "RUG", "RUGGED", "RUG_PULL", "SCAM", "DANGER"];
+/** rug_status words that say to take care: at least medium. */
+export const RUG_STATUS_MEDIUM = ["CAUTION"];
+/** Where `check` puts what the agents endpoint says of a token, in the record it judges. */
+export const AGENTS_JOIN = "agents";
 
 /** The rules, in the order a verdict gives its reasons. */
 export const RISK_RULES: readonly RiskRule[] = [
@@ -142,6 +146,19 @@ export const RISK_RULES: readonly RiskRule[] = [
     safe: RUG_STATUS_SAFE,
     otherwise: "medium",
     help: [`not ${RUG_STATUS_SAFE.slice(0, 2).join("/")}…`, `${RUG_STATUS_HIGH.slice(0, 2).join("/")}…`],
+  },
+  {
+    // The service's own verdict: check reads the agents endpoint for the tokens it judges and joins
+    // the record it finds (AGENTS_JOIN) to the market record.
+    id: "agents_rug_status",
+    read: "words",
+    label: "rug status (agents)",
+    measure: `the agents endpoint's rug_status (${AGENTS_JOIN}.rug_status)`,
+    field: `${AGENTS_JOIN}.rug_status`,
+    levels: { high: RUG_STATUS_HIGH, medium: RUG_STATUS_MEDIUM },
+    safe: RUG_STATUS_SAFE,
+    otherwise: "medium",
+    help: [`${RUG_STATUS_MEDIUM.join("/")}, any other word`, `${RUG_STATUS_HIGH.slice(0, 2).join("/")}…`],
   },
 ];
 

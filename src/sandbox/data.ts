@@ -10,6 +10,19 @@ export { AWKWARD_SYMBOLS, type DataOptions, SANDBOX_API_KEY, type TokenBase } fr
 
 const dec = (n: number, digits: number) => n.toFixed(digits);
 
+/**
+ * A change in percent from a draw `u` in [0, 1): a ratio between 1 / (1 + spread/100) and
+ * 1 + spread/100, even on a log scale, so a value can halve or double but never fall 100% or more.
+ */
+export function changeOf(u: number, spread: number): number {
+  return (Math.exp((u * 2 - 1) * Math.log1p(spread / 100)) - 1) * 100;
+}
+
+/** Market caps run from $10K to $50B (log-even), as those of listed tokens do. */
+const MCAP_DECADES = { from: 4, span: Math.log10(5e10) - 4 };
+/** The highest price a sandbox token has, in USD. */
+const MAX_PRICE = 1000;
+
 export class SandboxData extends TokenSet {
   directoryRecord(t: TokenBase): Record<string, unknown> {
     return {
@@ -43,12 +56,21 @@ export class SandboxData extends TokenSet {
    */
   private numbers(t: TokenBase) {
     const r = rng(hash32(`num:${this.seed}:${t.chain}:${t.index}`));
-    // Prices span many orders of magnitude, down to 1e-9, as small-cap tokens do.
-    const price = 10 ** (-9 + r() * 12) * this.liveFactor(t, "price");
-    const supply = Math.round(10 ** (6 + r() * 6));
-    const mcap = price * supply;
-    const pct = (spread: number) => (r() - 0.5) * 2 * spread;
+    // The market cap is drawn, then a price (log-even) that leaves a supply of 1e6 to 1e12 tokens
+    // and is under $1,000: from 1e-8 for a small cap of a large supply.
+    const cap = 10 ** (MCAP_DECADES.from + r() * MCAP_DECADES.span);
+    const lowest = Math.log10(cap) - 12;
+    const highest = Math.min(Math.log10(MAX_PRICE), Math.log10(cap) - 6);
+    const supply = Math.round(cap / 10 ** (lowest + r() * (highest - lowest)));
+    const mcap = cap * this.liveFactor(t, "price");
+    const price = mcap / supply;
+    const pct = (spread: number) => changeOf(r(), spread);
     return { r, price, supply, mcap, pct };
+  }
+
+  /** A token's market cap in USD, as its market record gives it, without making the record. */
+  mcapOf(t: TokenBase): number {
+    return Number(dec(this.numbers(t).mcap, 2));
   }
 
   /** 1 without --live; with it, a factor within ±3% that changes every tick. */
@@ -101,20 +123,19 @@ export class SandboxData extends TokenSet {
       (50 + Math.floor(r() * 100_000)) * (1 + (this.liveFactor(t, "holders") - 1) / 3),
     );
     const share = (max: number) => r() * max;
+    const change = dec(pct(10), 2);
+    const fifty = r();
+    const buyers = [supply * share(0.3), share(30), supply * share(0.1), share(10)];
+    const { fifty_percentage_holding_wallet_count, ...top } = topHolders(r, supply, fifty);
     const holder = {
       total_holder_count: holders,
-      holder_count_change_percentage_24h: dec(pct(10), 2),
-      fifty_percentage_holding_wallet_count: dec(1 + Math.floor(r() * 200), 0),
-      first_100_buyers_initial_bought: dec(supply * share(0.3), 2),
-      first_100_buyers_initial_bought_percentage: dec(share(30), 2),
-      first_100_buyers_current_holding: dec(supply * share(0.1), 2),
-      first_100_buyers_current_holding_percentage: dec(share(10), 2),
-      top_10_holder_balance: dec(supply * share(0.7), 2),
-      top_10_holder_percentage: dec(share(70), 2),
-      top_50_holder_balance: dec(supply * share(0.85), 2),
-      top_50_holder_percentage: dec(share(85), 2),
-      top_100_holder_balance: dec(supply * share(0.95), 2),
-      top_100_holder_percentage: dec(share(95), 2),
+      holder_count_change_percentage_24h: change,
+      fifty_percentage_holding_wallet_count,
+      first_100_buyers_initial_bought: dec(buyers[0]!, 2),
+      first_100_buyers_initial_bought_percentage: dec(buyers[1]!, 2),
+      first_100_buyers_current_holding: dec(buyers[2]!, 2),
+      first_100_buyers_current_holding_percentage: dec(buyers[3]!, 2),
+      ...top,
     };
     const smart = {
       top_25_holder_buy_24h: dec(r() * 50_000, 2),
@@ -302,6 +323,37 @@ export class SandboxData extends TokenSet {
       last_24_hrs_price_high: m.price_high_24h,
     };
   }
+}
+
+/**
+ * The top holders' shares and balances: the top 10 are among the top 50, who are among the top 100,
+ * so each share and balance is at least the one before; a balance is its share of the supply. How
+ * many wallets hold half the supply follows from them. Each figure keeps its place in the token's
+ * draws (the balances' draws too), so the figures drawn after these are the same as ever.
+ */
+function topHolders(r: () => number, supply: number, fifty: number): Record<string, string> {
+  const draws = Array.from({ length: 6 }, () => r());
+  const top10 = draws[1]! * 70;
+  const top50 = top10 + draws[3]! * (95 - top10) * 0.6;
+  const top100 = top50 + draws[5]! * (100 - top50) * 0.6;
+  const wallets =
+    top10 >= 50
+      ? 1 + Math.floor(fifty * 10)
+      : top50 >= 50
+        ? 11 + Math.floor(fifty * 40)
+        : top100 >= 50
+          ? 51 + Math.floor(fifty * 50)
+          : 101 + Math.floor(fifty * 400);
+  const top = (n: number, pct: number) => ({
+    [`top_${n}_holder_balance`]: dec((supply * pct) / 100, 2),
+    [`top_${n}_holder_percentage`]: dec(pct, 2),
+  });
+  return {
+    fifty_percentage_holding_wallet_count: dec(wallets, 0),
+    ...top(10, top10),
+    ...top(50, top50),
+    ...top(100, top100),
+  };
 }
 
 /** Every decimal string in a record as a JSON number (ids and addresses are not decimals). */

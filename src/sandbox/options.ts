@@ -15,7 +15,7 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   /** How the directory answers: `{success, data}` (the spec), a bare array, or with meta.pagination. */
   directoryStyle?: DirectoryStyle;
   x402Version?: X402Version;
-  /** Price per directory request without a key, in USDC atomic units (6 decimals). */
+  /** Price of every keyless request, in USDC atomic units; default: its path's registry price. */
   priceAtomic?: string;
   /** The one key the sandbox accepts (default: the demo key). */
   apiKey?: string;

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { USDC_NETWORKS, type UsdcNetwork } from "../contract/assets.js";
 import type { SimulatedChain } from "./facilitator.js";
+import { PRICES } from "./handlers/index.js";
 import type { RouteResult } from "./http.js";
 import type { SandboxOptions } from "./options.js";
 
@@ -36,7 +37,8 @@ export class X402Desk {
 
   /** The requirement for a request to `url` paid on `network`, as the configured x402 version writes it. */
   requirement(url: URL, network: UsdcNetwork): Record<string, unknown> {
-    const amount = this.options.priceAtomic ?? DEFAULT_PRICE_ATOMIC;
+    // The price set for the run, else the registry's price of the path (a data call's 0.005 USDC).
+    const amount = this.options.priceAtomic ?? PRICES.get(url.pathname) ?? DEFAULT_PRICE_ATOMIC;
     const common = {
       scheme: "exact",
       payTo: PAY_TO,

@@ -310,9 +310,13 @@ describe("--pay on the new commands, and the payee allow-list", () => {
       const dir = servers.folder();
       const r = await paying([...args, "--pay", "--json"], s.url, dir);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toMatch(/paid 1 request, 0\.005 USDC on Base/);
+      // check reads the agents endpoint beside the market: a request, and a payment, more.
+      const requests = args[0] === "check" ? 2 : 1;
+      expect(r.stderr).toMatch(
+        requests === 2 ? /paid 2 requests, 0\.01 USDC on Base/ : /paid 1 request, 0\.005 USDC on Base/,
+      );
       expect((JSON.parse(r.stdout) as unknown[]).length).toBe(1);
-      expect(s.stats.payments).toEqual({ accepted: 1, refused: 0 });
+      expect(s.stats.payments).toEqual({ accepted: requests, refused: 0 });
       const ledger = readFileSync(join(dir, "data", "payments.jsonl"), "utf8");
       expect(ledger).toMatch(
         /"kind":"signed".*"endpoint":"[^"]*\/v1\/(smart-money-trends|stake-trends|trending|crypto-market\/)\?/,
@@ -322,11 +326,13 @@ describe("--pay on the new commands, and the payee allow-list", () => {
       expect(plan.code, plan.stderr).toBe(0);
       // A list is answered in one request; trending's pages are not counted in advance.
       expect(plan.stderr).toMatch(
-        args[0] === "trending" || args[0] === "check"
-          ? /at least 1 request/
-          : /would pay 0\.005 USDC on Base per request .*; 1 request, 0\.005 USDC in total/,
+        args[0] === "check"
+          ? /at least 2 requests, at least 0\.01 USDC in total/
+          : args[0] === "trending"
+            ? /at least 1 request/
+            : /would pay 0\.005 USDC on Base per request .*; 1 request, 0\.005 USDC in total/,
       );
-      expect(s.stats.payments).toEqual({ accepted: 1, refused: 0 });
+      expect(s.stats.payments).toEqual({ accepted: requests, refused: 0 });
     });
   }
 
@@ -379,11 +385,12 @@ describe("api --list", () => {
     const entries = Object.values(ENDPOINTS as Record<string, EndpointSpec>);
     expect(lines).toHaveLength(entries.length + 1);
     entries.forEach((e, i) => {
-      const command = typeof e.command === "string" ? e.command : "api";
-      expect(lines[i + 1]!.split(/\s+/)).toEqual([e.path, e.newerPath ?? "-", e.method, e.price, command]);
+      const command = typeof e.command === "string" ? [e.command, e.commandFlag ?? []].flat() : ["api"];
+      expect(lines[i + 1]!.split(/\s+/)).toEqual([e.path, e.newerPath ?? "-", e.method, e.price, ...command]);
     });
     expect(r.stdout).toMatch(/^\/v1\/smart-money-trends\s+-\s+GET\s+0\.005\s+smart-money$/m);
-    expect(r.stdout).toMatch(/^\/v1\/mcp\/\s+-\s+POST\s+0\.10\s+api$/m);
+    expect(r.stdout).toMatch(/^\/v1\/mcp\/\s+-\s+POST\s+0\.10\s+ask --deep$/m);
+    expect(r.stdout).toMatch(/^\/v1\/live-perp-strategy\/\s+-\s+GET\s+0\.50\s+api$/m);
     const both = await run(["api", "--list", "/v1/trending"], servers.folder());
     expect(both.code).toBe(2);
   });

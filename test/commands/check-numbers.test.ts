@@ -21,6 +21,8 @@ const RECORD = {
 
 beforeAll(async () => {
   server = await new StubServer().start();
+  // The agents endpoint does not know the token: check judges it by its market record alone.
+  server.on("GET", "/v1/agents", () => ({ body: { success: true, data: [] } }));
   server.on("GET", "/v1/crypto-market/", () => ({
     body: {
       success: true,

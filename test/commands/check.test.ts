@@ -73,10 +73,38 @@ const CASES: Array<[string, Fields, "low" | "medium" | "high"]> = [
   ["RUGSAFE", { top: { rug_status: "SAFE" } }, "low"],
   ["RUGC", { top: { rug_status: "CAUTION" } }, "medium"],
   ["RUGH", { top: { rug_status: "HIGH_RISK" } }, "high"],
+  // Clean market records whose agent record says otherwise (AGENT_STATUS).
+  ["AGENTH", {}, "high"],
+  ["AGENTC", {}, "medium"],
+  ["AGENTNEW", {}, "medium"],
+  ["AGENTS", {}, "low"],
+  ["AGENTN", {}, "low"],
+  // A market record's own field of the join's name counts for nothing: the agents endpoint's word does.
+  ["SPOOF", { top: { agents: { rug_status: "SAFE" } } }, "high"],
+  // The agents endpoint knows a DUPE at another address: another token, not joined.
+  ["DUPE", {}, "low"],
 ];
+/** The tokens the agents endpoint knows, and the rug_status it sends (null: none sent). */
+const AGENT_STATUS: Record<string, string | null> = {
+  AGENTH: "HIGH_RISK",
+  AGENTC: "caution",
+  AGENTNEW: "SOMETHING_NEW",
+  AGENTS: "SAFE",
+  AGENTN: null,
+  SPOOF: "HIGH_RISK",
+  DUPE: "HIGH_RISK",
+};
 const RECORDS = CASES.map(([symbol, fields], i) => token(symbol, i + 1, fields));
 const bySymbol = new Map(RECORDS.map((r) => [(r.token_info as { symbol: string }).symbol.toLowerCase(), r]));
 const byAddress = new Map(RECORDS.map((r) => [(r.token_info as { ca: string }).ca.toLowerCase(), r]));
+/** The agent record of a token the agents endpoint knows: the market record's identity, its own status. */
+function agentRecord(market: Record<string, unknown>): Record<string, unknown> | undefined {
+  const info = market.token_info as { symbol: string; ca: string };
+  if (!(info.symbol in AGENT_STATUS)) return undefined;
+  const status = AGENT_STATUS[info.symbol];
+  const ca = info.symbol === "DUPE" ? `0x${"d".repeat(40)}` : info.ca;
+  return { id: market.id, ...(status === null ? {} : { rug_status: status }), agent_info: { ...info, ca } };
+}
 
 const servers = useServers();
 const dir = { path: servers.folder() };
@@ -84,13 +112,15 @@ let server: HostileServer;
 beforeAll(async () => {
   server = await servers.stub((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname !== "/v1/crypto-market/") return sendJson(res, { success: false }, 404);
-    const tickers = url.searchParams.get("token_tickers")?.split(",") ?? [];
-    const addresses = url.searchParams.get("token_addresses")?.split(",") ?? [];
-    const data = [
-      ...tickers.map((t) => bySymbol.get(t.toLowerCase())),
-      ...addresses.map((a) => byAddress.get(a.toLowerCase())),
-    ].filter(Boolean);
+    const agents = url.pathname === "/v1/agents";
+    if (!agents && url.pathname !== "/v1/crypto-market/") return sendJson(res, { success: false }, 404);
+    const list = (name: string) =>
+      url.searchParams.get(`${agents ? "agent" : "token"}_${name}`)?.split(",") ?? [];
+    const found = [
+      ...list("tickers").map((t) => bySymbol.get(t.toLowerCase())),
+      ...list("addresses").map((a) => byAddress.get(a.toLowerCase())),
+    ].filter((r): r is Record<string, unknown> => r !== undefined);
+    const data = agents ? found.flatMap((r) => agentRecord(r) ?? []) : found;
     sendJson(res, {
       success: true,
       data,
@@ -99,9 +129,9 @@ beforeAll(async () => {
   });
 });
 
-const check = (args: string[]) =>
+const check = (args: string[], env: Record<string, string> = {}) =>
   run(["--base-url", server.url, "check", "-c", "base", ...args], dir.path, {
-    env: { TOKENINTEL_API_KEY: "sk_test_check" },
+    env: { TOKENINTEL_API_KEY: "sk_test_check", ...env },
   });
 
 interface Row {
@@ -230,7 +260,8 @@ describe("check", () => {
     );
     expect(piped.code, piped.stderr).toBe(0);
     expect((JSON.parse(piped.stdout) as Row[]).map((x) => x.symbol)).toEqual(["CLEAN", "TOP80"]);
-    expect(server.requests.length).toBe(before + 1);
+    // One request to the market and one to the agents for up to 30 tokens.
+    expect(server.requests.length).toBe(before + 2);
   });
 
   it("addresses, lists from a file, and every output format", async () => {
@@ -254,18 +285,90 @@ describe("check", () => {
 
     const csv = await check(["--tickers", "TOP80,CLEAN", "-o", "csv"]);
     const lines = csv.stdout.trim().split("\n");
-    expect(lines[0]).toBe("symbol,name,address,id,level,reasons");
+    expect(lines[0]).toBe("symbol,name,address,id,level,reasons,rug_status");
     expect(lines[1]).toContain(
-      ",high,top-10 holding: token_holder_insights.top_10_holder_percentage=80.00% (high at >= 80)",
+      ',high,"top-10 holding: token_holder_insights.top_10_holder_percentage=80.00% (high at >= 80); note: not known to the agents endpoint: its rug-status rule did not apply",',
     );
-    expect(lines[2]).toMatch(/,low,$/);
+    expect(lines[2]).toMatch(
+      /,low,note: not known to the agents endpoint: its rug-status rule did not apply,$/,
+    );
 
     const table = await check(["--tickers", "TOP80,CLEAN", "-o", "table"]);
     expect(table.stdout).toMatch(/^SYMBOL\s+ADDRESS\s+LEVEL\s+REASONS$/m);
     expect(table.stdout).toMatch(
       /^TOP80\s+0x0000…000b\s+HIGH\s+top-10 holding: token_holder_insights\.top_10_holder_percentage=80\.00%/m,
     );
-    expect(table.stdout).toMatch(/^CLEAN\s+0x0000…0001\s+LOW\s+-$/m);
+    expect(table.stdout).toMatch(
+      /^CLEAN\s+0x0000…0001\s+LOW\s+note: not known to the agents endpoint: its rug-status rule did not apply$/m,
+    );
+  });
+
+  it("reads the agents endpoint's rug_status: named in the reasons, and a note where the rule did not apply, in every format", async () => {
+    const tickers = ["AGENTH", "AGENTC", "AGENTN", "CLEAN", "SPOOF", "DUPE"].join(",");
+    const json = await check(["--tickers", tickers, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const rows = JSON.parse(json.stdout) as Array<Row & { rug_status: string | null; notes: string[] }>;
+    const bySym = new Map(rows.map((x) => [x.symbol, x]));
+    const agentReason = (symbol: string) =>
+      bySym.get(symbol)!.reasons.find((x) => x.rule === "rug status (agents)");
+    expect(agentReason("AGENTH")).toEqual({
+      level: "high",
+      rule: "rug status (agents)",
+      field: "agents.rug_status",
+      value: "HIGH_RISK",
+      unit: null,
+      threshold: expect.stringContaining("HIGH_RISK"),
+    });
+    expect(agentReason("AGENTC")).toMatchObject({ level: "medium", value: "caution", threshold: "CAUTION" });
+    expect(agentReason("SPOOF")).toMatchObject({ level: "high", value: "HIGH_RISK" });
+    expect(rows.map((x) => [x.symbol, x.level, x.rug_status, x.notes])).toEqual([
+      ["AGENTH", "high", "HIGH_RISK", []],
+      ["AGENTC", "medium", "caution", []],
+      [
+        "AGENTN",
+        "low",
+        null,
+        ["the agents endpoint sends no rug_status for it: its rug-status rule did not apply"],
+      ],
+      ["CLEAN", "low", null, ["not known to the agents endpoint: its rug-status rule did not apply"]],
+      ["SPOOF", "high", "HIGH_RISK", []],
+      ["DUPE", "low", null, ["not known to the agents endpoint: its rug-status rule did not apply"]],
+    ]);
+    const ndjson = await check(["--tickers", tickers, "--ndjson"]);
+    expect(
+      ndjson.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(rows);
+    const csv = (await check(["--tickers", "AGENTH,CLEAN", "-o", "csv"])).stdout.trim().split("\n");
+    expect(csv[1]).toMatch(
+      /,high,rug status \(agents\): agents\.rug_status=HIGH_RISK \(high at [^,]*\),HIGH_RISK$/,
+    );
+    expect(csv[2]).toMatch(
+      /,low,note: not known to the agents endpoint: its rug-status rule did not apply,$/,
+    );
+    const table = await check(["--tickers", "AGENTH,AGENTN", "-o", "table"], { COLUMNS: "250" });
+    expect(table.stdout).toMatch(
+      /^AGENTH\s+\S+\s+HIGH\s+rug status \(agents\): agents\.rug_status=HIGH_RISK/m,
+    );
+    expect(table.stdout).toMatch(
+      /^AGENTN\s+\S+\s+LOW\s+note: the agents endpoint sends no rug_status for it/m,
+    );
+  });
+
+  it("asks the agents endpoint for the same list, one more request per 30 tokens", async () => {
+    const before = server.requests.length;
+    const names = Array.from({ length: 31 }, (_, i) => (i === 30 ? "AGENTH" : `NOPE${i}`));
+    const r = await check(["--tickers", names.join(","), "--fail-on", "high"]);
+    expect(r.code).toBe(3);
+    const sent = server.requests.slice(before).map((x) => new URL(x.url, "http://x"));
+    const asked = (path: string, param: string) =>
+      sent.filter((u) => u.pathname === path).map((u) => u.searchParams.get(param)!.split(",").length);
+    expect(asked("/v1/crypto-market/", "token_tickers").sort()).toEqual([1, 30]);
+    expect(asked("/v1/agents", "agent_tickers").sort()).toEqual([1, 30]);
+    expect(sent.every((u) => u.searchParams.get("chain") === "base")).toBe(true);
+    expect(sent).toHaveLength(4);
   });
 
   it("check --help shows the thresholds table and the exit codes", async () => {
@@ -277,5 +380,11 @@ describe("check", () => {
       /^liquidity against market cap\s+100 × token_metrics\.total_liquidity \/ token_metrics\.mcap\s+< 5\s+< 1$/m,
     );
     expect(r.stdout).toContain("3 with --fail-on when any token reaches that level");
+    // What it reads, and what each read costs with --pay.
+    const help = r.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("the market (/v1/crypto-market/)");
+    expect(help).toContain("the agents (/v1/agents) for the service's own rug status");
+    expect(help).toContain("With --pay each request costs 0.005 USDC (market) and 0.005 USDC (agents)");
+    expect(r.stdout).toMatch(/^rug status \(agents\)\s+the agents endpoint's rug_status/m);
   });
 });

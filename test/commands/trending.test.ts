@@ -41,7 +41,10 @@ describe("trending", () => {
   });
 
   it("a table reads the top-level symbol and figures; --wide adds chain, address and id", async () => {
-    const first = sandbox.data.list("base", undefined)[0]!;
+    // Ranked by market cap, as the service ranks by default: the largest first.
+    const first = sandbox.data
+      .list("base", undefined)
+      .reduce((a, b) => (sandbox.data.mcapOf(b) > sandbox.data.mcapOf(a) ? b : a));
     const r = await cli(["trending", "-c", "base", "--limit", "3", "-o", "table"], { COLUMNS: "120" });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split("\n");

@@ -180,13 +180,13 @@ describe("--where", () => {
     expect(sandbox.stats.requests).toBe(before);
   });
 
-  it("reads the number forms people type (.5, 1k, $1000, 5_000, 1e3) exactly as the plain decimal", async () => {
+  it("reads the number forms people type (.5, 100k, $100000, 5_000, 1e3) exactly as the plain decimal", async () => {
     const price = "token_metrics.usd_price";
     const mcap = "token_metrics.mcap";
     const same = [
       [`${price}>.5`, jq.num(price, ">", "0.5")],
-      [`${mcap}<1k`, jq.num(mcap, "<", "1000")],
-      [`${mcap}<$1000`, jq.num(mcap, "<", "1000")],
+      [`${mcap}<100k`, jq.num(mcap, "<", "100000")],
+      [`${mcap}<$100000`, jq.num(mcap, "<", "100000")],
       [`${mcap}>5_000`, jq.num(mcap, ">", "5000")],
       [`${mcap}>=2.5e6`, jq.num(mcap, ">=", "2500000")],
       [`${mcap}>1.5M`, jq.num(mcap, ">", "1500000")],

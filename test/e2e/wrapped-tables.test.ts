@@ -76,9 +76,10 @@ describe("tables of sentences wrap to the terminal", () => {
     expect(names).toContain("Aerodrome Finance");
     const lines = await drawn(["--sandbox", "ask", question], 40);
     // The table (the answer's text above it, the note on stderr below it, are prose).
+    const top = lines.findIndex((l) => l.startsWith("TICKER"));
     const table = lines.slice(
-      lines.findIndex((l) => l.startsWith("TICKER")),
-      lines.findIndex((l) => l.startsWith("(")),
+      top,
+      lines.findIndex((l, i) => i > top && l.startsWith("(")),
     );
     expect(table[0]).toMatch(/^TICKER\s+NAME/);
     expectFits(table, 40);

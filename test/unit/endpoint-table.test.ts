@@ -142,7 +142,11 @@ describe("the sandbox's answers on the new endpoints are the documented shapes (
       };
       expect(res.status, e.path).toBe(402);
       expect(body.x402Version, e.path).toBe(1);
-      expect(body.accepts?.[0]?.maxAmountRequired, e.path).toBe("5000");
+      // The registry's price of the path, in USDC's atomic units: 0.005 a data call, 0.10 the analysis.
+      const [whole, fraction = ""] = e.price.split(".");
+      expect(body.accepts?.[0]?.maxAmountRequired, e.path).toBe(
+        String(Number(whole) * 1e6 + Number(fraction.padEnd(6, "0"))),
+      );
     }
   });
 });

@@ -72,7 +72,7 @@ describe("a payment session shared by runs", () => {
     await session.pay(offer402(), "page 1");
     await session.forRun("tokenintel mcp history").pay!(offer402(), "AIXBT page 1");
     await session.forRun("tokenintel mcp directory").pay!(offer402(), "page 2");
-    await session.pay(offer402(), "page 3", "tokenintel mcp check");
+    await session.pay(offer402(), "page 3", undefined, "tokenintel mcp check");
     expect(commands()).toEqual([
       "tokenintel mcp directory",
       "tokenintel mcp history",

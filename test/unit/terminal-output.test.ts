@@ -164,6 +164,36 @@ describe("markdown", () => {
     expect(out).toMatch(/\x1b\[4msite\x1b\[24m \x1b\[2m\(https:\/\/x\.example\)/);
     expect(out).not.toMatch(/##|\*\*|`/);
   });
+  it("at a width, breaks between words only: a word wider than the line stands alone, numbers whole", () => {
+    const plain = new Chalk({ level: 0 });
+    const out = renderMarkdown(
+      "- price $0.000000012345678901234567890123456789 then 1,234,567.89 and -12.5% here\nhttps://example.com/a/very/long/path/that/never/fits",
+      plain,
+      20,
+    );
+    expect(out.split("\n")).toEqual([
+      "  • price",
+      "    $0.000000012345678901234567890123456789",
+      "    then",
+      "    1,234,567.89 and",
+      "    -12.5% here",
+      "https://example.com/a/very/long/path/that/never/fits",
+      "",
+    ]);
+    // Without a width (piped), a line is left whole.
+    expect(renderMarkdown("a b c d e f g h i j k l m n o p q r s t u v", plain)).toBe(
+      "a b c d e f g h i j k l m n o p q r s t u v\n",
+    );
+  });
+  it("a style open where a line breaks is closed there and opened again after the indent", () => {
+    const out = renderMarkdown("- **bold words that wrap** end", chalk, 14);
+    expect(out.split("\n")).toEqual([
+      "  • \x1b[1mbold words\x1b[0m",
+      "    \x1b[1mthat wrap\x1b[22m",
+      "    end",
+      "",
+    ]);
+  });
   it("never passes the server's own escape sequences through", () => {
     const out = renderMarkdown("# Hi\x1b]0;owned\x07 \x1b[2Jthere", new Chalk({ level: 0 }));
     expect(out).toBe("Hi there\n");

@@ -76,7 +76,7 @@ export default defineCommand({
     `echo '{"question":"what is trending?"}' | tokenintel api -X POST /v1/ask-loky --input -`,
   ],
   notes:
-    "Query parameters may be written in the path (/v1/agents?chain=base) or with -f; one given both ways is an error. --paginate starts at the page asked for (page=3). There is no --jq: pipe the output into jq, as above.",
+    "Query parameters may be written in the path (/v1/agents?chain=base) or with -f; one given both ways is an error. --paginate starts at the page asked for (page=3). There is no --jq: pipe the output into jq, as above. With --pay, an offer above the price 'tokenintel api --list' gives a path is refused (exit 5) unless --max-payment allows it.",
   async run(ctx, opts, [path]) {
     if (opts.list) {
       if (path !== undefined) throw new UsageError("--list takes no path");

@@ -13,7 +13,7 @@ export function endpointRows(): string[][] {
     e.newerPath ?? "-",
     e.method,
     e.price,
-    typeof e.command === "string" ? e.command : "api",
+    typeof e.command === "string" ? [e.command, e.commandFlag].filter(Boolean).join(" ") : "api",
   ]);
 }
 

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
-import type { Query } from "../../api/client.js";
+import type { ApiClient, Query } from "../../api/client.js";
+import type { Requester } from "../../api/pager.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
+import { ENDPOINTS, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
 import { CliError, UsageError } from "../../errors.js";
 import type { FlagValues } from "../../flags/table.js";
 import type { IO } from "../../io.js";
@@ -99,37 +101,86 @@ export function apiTarget(input: string, baseUrl: URL): { path: string; query: A
 
 export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions): Promise<void> {
   const method = raw.method ?? "GET";
-  const read = (path: string) => readSource(ctx.io, path);
-  const fields: Array<[string, FieldValue]> = [];
-  for (const f of raw.field ?? []) fields.push(await parseField("--field", f, false, read));
-  for (const f of raw.rawField ?? []) fields.push(await parseField("-F", f, true, read));
-  let rawBody: unknown;
-  if (raw.input !== undefined) {
-    if (method !== "POST") throw new UsageError("--input sends a body: use it with -X POST");
-    if (fields.length) throw new UsageError("--input and -f/-F cannot be combined");
-    const text = await read(raw.input);
-    try {
-      rawBody = parseJson(text);
-    } catch (error) {
-      throw new UsageError(`--input: not valid JSON (${(error as Error).message})`);
-    }
-  }
-  if (raw.paginate && method !== "GET") throw new UsageError("--paginate walks the pages of a GET");
-  if (raw.ndjson && !raw.paginate)
-    throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
-  if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
-  if (raw.maxPages !== undefined && !raw.paginate) throw new UsageError("--max-pages goes with --paginate");
-  if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
-  const { limit, maxPages } = raw;
-
+  const { fields, rawBody } = await readInputs(ctx, method, raw);
+  checkWalkFlags(method, raw);
   const payment = await paymentOptions(ctx, raw);
   const client = await ctx.client({
     keyRequired: false,
     payment,
     estimate: raw.paginate ? { requests: undefined, exact: false } : { requests: 1, exact: true },
   });
-  const target = apiTarget(pathArg, client.baseUrl);
-  const path = target.path;
+  const request = { method, ...requestParts(apiTarget(pathArg, client.baseUrl), method, fields, rawBody) };
+  if (payment?.dryRun) {
+    const { planPayment } = await import("../../payment/dry-run.js");
+    const { query } = request;
+    const first = raw.paginate ? [...query.filter(([k]) => k !== "page"), ["page", 1] as const] : query;
+    ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, { ...request, query: first })}`);
+    return;
+  }
+  const priced = withListPrice(client, request.path);
+  if (raw.paginate) return walkPages(ctx, priced, request, raw, Boolean(payment));
+  await sendOnce(ctx, priced, request, raw);
+}
+
+/**
+ * The client for a path of the registry carries the registry's price with each request: a paying
+ * run refuses an offer above it unless --max-payment says how much a request may cost.
+ */
+function withListPrice(client: ApiClient, path: string): Requester {
+  const entry = Object.values(ENDPOINTS as Record<string, EndpointSpec>).find((e) =>
+    pathsOf(e).includes(path),
+  );
+  if (!entry) return client;
+  const listPrice = { usdc: entry.price, of: path };
+  return { request: (at, options) => client.request(at, { ...options, listPrice }) };
+}
+
+/** One request of `api`: its path, method, query and (a POST's) body. */
+interface ApiRequest {
+  path: string;
+  method: "GET" | "POST";
+  query: Query;
+  body: unknown;
+}
+
+/** The -f/-F fields, and --input's body (a POST's, alone). */
+async function readInputs(
+  ctx: RunContext,
+  method: string,
+  raw: ApiOptions,
+): Promise<{ fields: Array<[string, FieldValue]>; rawBody: unknown }> {
+  const read = (path: string) => readSource(ctx.io, path);
+  const fields: Array<[string, FieldValue]> = [];
+  for (const f of raw.field ?? []) fields.push(await parseField("--field", f, false, read));
+  for (const f of raw.rawField ?? []) fields.push(await parseField("-F", f, true, read));
+  if (raw.input === undefined) return { fields, rawBody: undefined };
+  if (method !== "POST") throw new UsageError("--input sends a body: use it with -X POST");
+  if (fields.length) throw new UsageError("--input and -f/-F cannot be combined");
+  const text = await read(raw.input);
+  try {
+    return { fields, rawBody: parseJson(text) };
+  } catch (error) {
+    throw new UsageError(`--input: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** The flags that go with --paginate (or not with --include), checked before any request. */
+function checkWalkFlags(method: string, raw: ApiOptions): void {
+  if (raw.paginate && method !== "GET") throw new UsageError("--paginate walks the pages of a GET");
+  if (raw.ndjson && !raw.paginate)
+    throw new UsageError("--ndjson goes with --paginate (without it, the body is printed as sent)");
+  if (raw.limit !== undefined && !raw.paginate) throw new UsageError("--limit goes with --paginate");
+  if (raw.maxPages !== undefined && !raw.paginate) throw new UsageError("--max-pages goes with --paginate");
+  if (raw.include && raw.silent) throw new UsageError("--include and --silent cannot be combined");
+}
+
+/** The query (the path's parameters, then a GET's fields) and a POST's body. */
+function requestParts(
+  target: { path: string; query: Array<[string, string]> },
+  method: "GET" | "POST",
+  fields: Array<[string, FieldValue]>,
+  rawBody: unknown,
+): Omit<ApiRequest, "method"> {
   // Parameters in the path and -f fields together; one named in both is an error, not a guess.
   for (const [name] of target.query)
     if (fields.some(([k]) => k === name))
@@ -139,46 +190,43 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
       ? [...target.query, ...fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const)]
       : target.query;
   const body = method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined;
+  return { path: target.path, query, body };
+}
 
-  if (payment?.dryRun) {
-    const { planPayment } = await import("../../payment/dry-run.js");
-    const first = raw.paginate ? [...query.filter(([k]) => k !== "page"), ["page", 1] as const] : query;
-    ctx.io.err(
-      `tokenintel: ${await planPayment(client, ctx.payment!, { path, method, query: first, body })}`,
-    );
-    return;
-  }
+/** --paginate: every page from the one asked for, printed as one JSON document (or NDJSON). */
+async function walkPages(
+  ctx: RunContext,
+  client: Requester,
+  { path, query }: ApiRequest,
+  raw: ApiOptions,
+  paying: boolean,
+): Promise<void> {
+  // A page asked for (-f page=3, ?page=3) is where the walk starts, not a value it drops.
+  const asked = query.find(([k]) => k === "page")?.[1];
+  const firstPage = asked === undefined ? 1 : Number(asked);
+  if (!Number.isSafeInteger(firstPage) || firstPage < 1)
+    throw new UsageError(`api --paginate: page ${JSON.stringify(asked)} is not a page number (1 or more)`);
+  const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
+  const records = streamRecords(client, {
+    endpoint: { path, kind: "any", pageSize: 0 },
+    query: query.filter(([k]) => k !== "page"),
+    firstPage,
+    limit: raw.limit,
+    maxPages: raw.maxPages,
+    window: ctx.settings.concurrency * 2,
+    speculate: paying ? 1 : ctx.settings.concurrency,
+    onRepeat: (note) => ctx.io.warn(note),
+  });
+  // What the walk fetched before the page ceiling, or paid for, is printed (one valid document), then the run fails.
+  const { writeStream } = await import("../data/partial.js");
+  await writeStream(ctx, records, raw.silent ? { write: async () => {}, end: async () => {} } : writer);
+}
 
-  if (raw.paginate) {
-    // A page asked for (-f page=3, ?page=3) is where the walk starts, not a value it drops.
-    const asked = query.find(([k]) => k === "page")?.[1];
-    const firstPage = asked === undefined ? 1 : Number(asked);
-    if (!Number.isSafeInteger(firstPage) || firstPage < 1)
-      throw new UsageError(`api --paginate: page ${JSON.stringify(asked)} is not a page number (1 or more)`);
-    const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
-    const records = streamRecords(client, {
-      endpoint: { path, kind: "any", pageSize: 0 },
-      query: query.filter(([k]) => k !== "page"),
-      firstPage,
-      limit,
-      maxPages,
-      window: ctx.settings.concurrency * 2,
-      speculate: payment ? 1 : ctx.settings.concurrency,
-      onRepeat: (note) => ctx.io.warn(note),
-    });
-    // What the walk fetched before the page ceiling, or paid for, is printed (one valid document), then the run fails.
-    const { writeStream } = await import("../data/partial.js");
-    await writeStream(ctx, records, raw.silent ? { write: async () => {}, end: async () => {} } : writer);
-    return;
-  }
-
+/** One request, its body printed as sent; --include puts the status line and headers on stderr. */
+async function sendOnce(ctx: RunContext, client: Requester, request: ApiRequest, raw: ApiOptions) {
   try {
-    const res = await client.request(path, {
-      method,
-      query,
-      body,
-      raw: true,
-    });
+    const { path, ...options } = request;
+    const res = await client.request(path, { ...options, raw: true });
     if (raw.include) printHead(ctx, res.status, res.statusText, res.headers);
     if (!raw.silent)
       await ctx.io.outJson(res.text.endsWith("\n") || res.text === "" ? res.text : `${res.text}\n`);

@@ -1,3 +1,4 @@
+import { ENDPOINTS } from "../../contract/endpoints.js";
 import type { Flag, FlagTable } from "../../flags/table.js";
 
 // The MCP tools, as data: each is a command of the CLI, its input schema generated from that
@@ -46,6 +47,7 @@ const AGENT_WORDS: Record<string, string> = {
   since: "YYYY-MM-DD, or 30d, 12w, 1y back (default 30d)",
   until: "YYYY-MM-DD, or back from today",
   explain: "add each named token's figures and risk",
+  deep: `a written analysis instead; ${ENDPOINTS["market-analysis"].price} USDC a call`,
 };
 
 /** A JSON Schema, as the MCP SDK takes one. */

@@ -7,7 +7,11 @@ import { defineCommand } from "../command.js";
 import { runsDefinition } from "../data/command.js";
 
 const flags = flagTable({
-  chain: { ...CHAIN, description: "base or solana (optional: every chain the service ranks)" },
+  chain: {
+    ...CHAIN,
+    description:
+      "base or solana; without it (and no default chain set), every chain's tokens are ranked together (--wide shows each one's chain)",
+  },
   strategy: {
     flags: "--strategy <strategy>",
     description: "how the service ranks: mcap (its default), volume_and_staking or volume_and_smartmoney",

@@ -1,32 +1,20 @@
 import { randomBytes } from "node:crypto";
 import type { Chain } from "../../contract/api.js";
 import { HttpError, isChain } from "../http.js";
-import { type Handler, requireKey } from "./context.js";
+import { type Handler, postedBody, questionOf, questionWords } from "./context.js";
 
 /** POST /v1/ask-loky (api.md §4.3): a canned markdown answer naming the tokens the question names. */
 export const ask: Handler = (req, ctx) => {
-  if (req.method !== "POST") throw new HttpError(405, "use POST with a JSON body");
-  let parsed: { api_key?: unknown; chain?: unknown; question?: unknown };
-  try {
-    parsed = JSON.parse(req.body || "{}");
-  } catch {
-    throw new HttpError(400, "the body must be JSON");
-  }
-  const key = typeof parsed.api_key === "string" ? parsed.api_key : undefined;
-  // Without a key, paid per request (x402) like every endpoint of the provider's.
-  if (key === undefined && !req.paid) return ctx.paymentRequired(req.url);
-  if (key !== undefined) requireKey(ctx, key);
-  if (typeof parsed.question !== "string" || !parsed.question.trim())
-    throw new HttpError(400, "question is required");
+  const posted = postedBody(req, ctx);
+  if ("unpaid" in posted) return posted.unpaid;
+  const { body } = posted;
+  const question = questionOf(body);
   let chain: Chain | undefined;
-  if (parsed.chain !== undefined) {
-    if (!isChain(parsed.chain)) throw new HttpError(400, "unsupported chain (base or solana)");
-    chain = parsed.chain;
+  if (body.chain !== undefined) {
+    if (!isChain(body.chain)) throw new HttpError(400, "unsupported chain (base or solana)");
+    chain = body.chain;
   }
-  const words = parsed.question
-    .split(/[\s,.;:!?()]+/)
-    .map((w) => w.replace(/^\$/, ""))
-    .filter(Boolean);
+  const words = questionWords(question);
   const details = ctx.data
     .findBySymbols(chain, words)
     .slice(0, 5)
@@ -35,7 +23,7 @@ export const ask: Handler = (req, ctx) => {
     ? [
         "## Sandbox answer",
         "",
-        `You asked: *${parsed.question.trim()}*`,
+        `You asked: *${question}*`,
         "",
         ...details.map(
           (d) =>

@@ -45,6 +45,45 @@ export function keyOrPayment(req: SandboxRequest, ctx: SandboxContext): RouteRes
   return undefined;
 }
 
+/**
+ * A POST's JSON body with its key checked, or the 402 that asks for a payment when it carries no
+ * key and was not paid (x402): the question endpoints (ask-loky, the written analysis) take both so.
+ */
+export function postedBody(
+  req: SandboxRequest,
+  ctx: SandboxContext,
+): { body: Record<string, unknown> } | { unpaid: RouteResult } {
+  if (req.method !== "POST") throw new HttpError(405, "use POST with a JSON body");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(req.body || "{}");
+  } catch {
+    throw new HttpError(400, "the body must be JSON");
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new HttpError(400, "the body must be a JSON object");
+  const body = parsed as Record<string, unknown>;
+  const key = typeof body.api_key === "string" ? body.api_key : undefined;
+  if (key === undefined && !req.paid) return { unpaid: ctx.paymentRequired(req.url) };
+  if (key !== undefined) requireKey(ctx, key);
+  return { body };
+}
+
+/** The question a POST asks: 400 without one. */
+export function questionOf(body: Record<string, unknown>): string {
+  const question = body.question;
+  if (typeof question !== "string" || !question.trim()) throw new HttpError(400, "question is required");
+  return question.trim();
+}
+
+/** The tickers a question names: its words, a leading $ dropped. */
+export function questionWords(question: string): string[] {
+  return question
+    .split(/[\s,.;:!?()]+/)
+    .map((w) => w.replace(/^\$/, ""))
+    .filter(Boolean);
+}
+
 /** GET only. */
 export function get(handler: Handler): Handler {
   return (req, ctx) => {

@@ -1,5 +1,6 @@
 import { ENDPOINTS, type EndpointName, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
 import { agents } from "./agents.js";
+import { analysis } from "./analysis.js";
 import { ask } from "./ask.js";
 import type { Handler } from "./context.js";
 import { directory } from "./directory.js";
@@ -23,6 +24,7 @@ export const HANDLERS: Partial<Record<EndpointName, Handler>> = {
   history,
   perp,
   ask,
+  "market-analysis": analysis,
 };
 
 const served = (Object.entries(ENDPOINTS) as Array<[EndpointName, EndpointSpec]>).filter(
@@ -38,3 +40,14 @@ export const ROUTES: Record<string, Handler> = Object.fromEntries([
 
 /** Paths whose keyless requests are paid per request (x402): every endpoint has a price. */
 export const PAYABLE: ReadonlySet<string> = new Set(served.flatMap(([, e]) => (e.price ? pathsOf(e) : [])));
+
+/** USDC (6 decimals) as the registry writes a price ("0.10") to atomic units ("100000"). */
+function atomicUsdc(price: string): string {
+  const [whole, fraction = ""] = price.split(".");
+  return (BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, "0").slice(0, 6))).toString();
+}
+
+/** What one request to each payable path costs, in USDC atomic units: its registry entry's price. */
+export const PRICES: ReadonlyMap<string, string> = new Map(
+  served.flatMap(([, e]) => pathsOf(e).map((path) => [path, atomicUsdc(e.price)] as const)),
+);

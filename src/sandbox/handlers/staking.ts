@@ -3,7 +3,7 @@ import { formatCompact } from "../../output/format.js";
 import { draw, type Handler, namedTokens, paid } from "./context.js";
 
 const USER_TYPES = ["regular", "regular", "smart_money_user", "regular", "dev"] as const;
-/** Six significant digits: the sandbox's small-cap prices go down to 1e-9. */
+/** Six significant digits: the sandbox's small-cap prices go down to 1e-8. */
 const round = (n: number) => Number(n.toPrecision(6));
 /** "3.4M", as the service formats net_staked (live-notes). */
 const short = (n: number) => formatCompact(n.toFixed(12)).replace(/(\.\d)\d+/, "$1");
@@ -21,8 +21,11 @@ export const staking: Handler = paid((req, ctx) => {
       success: true,
       data: tokens.map((t) => {
         const r = draw(ctx, t, "staking");
-        const price = Number((ctx.data.marketRecord(t).token_metrics as { usd_price: string }).usd_price);
-        const staked = 10 ** (4 + r() * 4);
+        const m = ctx.data.marketRecord(t).token_metrics as Record<string, string>;
+        const price = Number(m.usd_price);
+        // A share of the tokens in circulation is staked: the TVL is that share of the market cap.
+        const stakedShare = 0.02 + r() * 0.58;
+        const staked = Number(m.circulating_supply) * stakedShare;
         const holders = 100 + Math.floor(r() * 50_000);
         const stakers = Math.floor(holders * r() * 0.4);
         const withdrawn = staked * r() * 0.5;
@@ -32,12 +35,12 @@ export const staking: Handler = paid((req, ctx) => {
           contract_address: t.address,
           latest_price: price,
           volume_usd_24h: round(staked * price * r()),
-          price_change_percentage_24h: round((r() - 0.5) * 40),
+          price_change_percentage_24h: Number(m.price_change_percentage_24h),
           stake_retention_percentage: round(50 + r() * 50),
           [newer ? "tvl_usd" : "tvl"]: round(staked * price),
           net_staked: short(staked),
           net_staked_usd: short(staked * price),
-          net_staked_percentage: round(r() * 60),
+          net_staked_percentage: round(stakedShare * 100),
           total_stakers: stakers,
           total_withdrawn: round(withdrawn),
           total_withdrawn_percentage: round((withdrawn / staked) * 100),

@@ -1,4 +1,4 @@
-import { TRENDING_STRATEGIES } from "../../contract/api.js";
+import { type Chain, TRENDING_STRATEGIES } from "../../contract/api.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import type { TokenBase } from "../data.js";
 import { HttpError } from "../http.js";
@@ -9,32 +9,30 @@ const metricsOf = (ctx: SandboxContext, t: TokenBase) => ctx.data.marketRecord(t
 
 /** What each strategy ranks by (live-notes: mcap the default, volume with staking or smart money). */
 const RANK_BY: Record<(typeof TRENDING_STRATEGIES)[number], (ctx: SandboxContext, t: TokenBase) => number> = {
-  mcap: (ctx, t) => Number(metricsOf(ctx, t).mcap),
+  mcap: (ctx, t) => ctx.data.mcapOf(t),
   volume_and_staking: (ctx, t) => Number(metricsOf(ctx, t).volume_24h) * (1 + draw(ctx, t, "staking")()),
   volume_and_smartmoney: (ctx, t) =>
     Number(metricsOf(ctx, t).volume_24h) * (1 + draw(ctx, t, "smart-money")()),
 };
 
+/** How many tokens a ranking lists. */
+const RANKED = 200;
+
 /**
- * GET /v1/trending and the newer /v1/trending-tokens (live-notes): a ranked list of 200 tokens.
- * Without `strategy`, the sandbox's own order (its trend score); with one, ranked by it. The older
+ * GET /v1/trending and the newer /v1/trending-tokens (live-notes): the top 200 tokens of the chain
+ * by the strategy asked for, mcap when none is (the service's default); without a chain, every
+ * chain's tokens ranked together. The older
  * path answers the older record (`volume`, `liquidity`, `mcap` as strings at the top level), the
  * newer one the newer record (`network`, `volume_24h_usd`, `liquidity_usd`, `market_cap_usd`,
  * `score`, numbers as numbers). The figures are the token's market figures, so `trending` and
  * `market` agree on every token.
  */
 export const trending: Handler = paid((req, ctx) => {
-  const strategy = req.query.param("strategy");
-  if (strategy !== undefined && !(strategy in RANK_BY))
+  const strategy = req.query.param("strategy") ?? "mcap";
+  if (!Object.hasOwn(RANK_BY, strategy))
     throw new HttpError(400, `strategy must be one of ${TRENDING_STRATEGIES.join(", ")}`);
-  let tokens = ctx.data.list(req.query.chain(ENDPOINTS.trending.chainRequired), undefined).slice(0, 200);
-  if (strategy) {
-    const by = RANK_BY[strategy as keyof typeof RANK_BY];
-    tokens = tokens
-      .map((t) => ({ t, score: by(ctx, t) }))
-      .sort((a, b) => b.score - a.score)
-      .map(({ t }) => t);
-  }
+  const chain = req.query.chain(ENDPOINTS.trending.chainRequired);
+  const tokens = ranking(ctx, chain, strategy as keyof typeof RANK_BY);
   const newer = req.path.startsWith(ENDPOINTS.trending.newerPath);
   const size = ENDPOINTS.trending.pageSize;
   const page = pageOf(req, ctx, tokens, size);
@@ -62,7 +60,7 @@ function olderRecord(ctx: SandboxContext, t: TokenBase, rank: number) {
     volume: m.volume_24h,
     liquidity: m.total_liquidity,
     mcap: m.mcap,
-    trend_score: (1000 - t.index).toString(),
+    trend_score: (RANKED + 1 - rank).toString(),
   };
 }
 
@@ -81,6 +79,33 @@ function newerRecord(ctx: SandboxContext, t: TokenBase, rank: number) {
     market_cap_usd: Number(m.mcap),
     price_change_percentage_1h: Number(m.price_change_percentage_1h),
     price_change_percentage_24h: Number(m.price_change_percentage_24h),
-    score: 1000 - t.index,
+    score: RANKED + 1 - rank,
   };
+}
+
+/** Rankings made, by data set, chain and strategy: the figures do not move unless markets are live. */
+const RANKINGS = new WeakMap<SandboxContext["data"], Map<string, TokenBase[]>>();
+
+/** The top RANKED tokens of a chain (of every chain, without one) by a strategy, largest first. */
+function ranking(ctx: SandboxContext, chain: Chain | undefined, strategy: keyof typeof RANK_BY): TokenBase[] {
+  const key = `${chain ?? "*"}:${strategy}`;
+  const made = ctx.options.liveSeconds ? undefined : RANKINGS.get(ctx.data)?.get(key);
+  if (made) return made;
+  const by = RANK_BY[strategy];
+  const ranked = ctx.data
+    .list(chain, undefined)
+    .map((t) => ({ t, score: by(ctx, t) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        (a.t.chain === b.t.chain ? a.t.index - b.t.index : a.t.chain < b.t.chain ? -1 : 1),
+    )
+    .slice(0, RANKED)
+    .map(({ t }) => t);
+  if (!ctx.options.liveSeconds) {
+    const kept = RANKINGS.get(ctx.data) ?? new Map<string, TokenBase[]>();
+    kept.set(key, ranked);
+    RANKINGS.set(ctx.data, kept);
+  }
+  return ranked;
 }
