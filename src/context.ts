@@ -124,9 +124,9 @@ export class Context implements RunContext {
       throw error;
     });
     const client = await this.clientPromise;
-    const commandLine = request.payment?.ledger?.commandLine;
-    return this.payment && commandLine !== undefined
-      ? client.withPayment(this.payment.forRun(commandLine))
+    const ledger = request.payment?.ledger;
+    return this.payment && ledger !== undefined
+      ? client.withPayment(this.payment.forRun(ledger.commandLine, ledger.holder))
       : client;
   }
 
