@@ -2,6 +2,7 @@ import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
 import { defineCommand } from "../command.js";
 import { MCP_CLIENTS } from "./clients.js";
+import { TOKENS_COMMAND } from "./tokens/index.js";
 
 const flags = flagTable({
   ...PAYMENT_FLAGS,
@@ -55,6 +56,7 @@ running or waiting its turn. stdout carries the protocol only; notes go to stder
 the server at once (exit 2). The server ends when its client closes stdin; a call still running
 then answers with an error. A message of over 10 MiB without a newline ends it too, with one line
 on stderr and exit 1.`,
+  subcommands: [TOKENS_COMMAND],
   async run(ctx, opts) {
     const [{ paymentOptions }, { Context }] = await Promise.all([
       import("../../payment/options.js"),
