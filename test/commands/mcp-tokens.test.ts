@@ -3,11 +3,13 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useServers } from "../e2e/fixtures.js";
 import { run } from "./harness.js";
+import { useHttpMcp } from "./mcp-http-client.js";
 
 // `tokenintel mcp tokens add|list|revoke`: a token shown once, alone on stdout, and only its hash
 // kept, in a private file; names, caps and dates listed, never a token.
 
 const servers = useServers();
+const http = useHttpMcp();
 const fileOf = (folder: string) => join(folder, "data", "mcp-tokens.json");
 
 describe("mcp tokens add", () => {
@@ -81,7 +83,19 @@ describe("mcp tokens list and revoke", () => {
     expect(unknown.stderr).toBe("tokenintel: no token named a (tokens: b)\n");
   });
 
-  it("refuses a token file others may write, or one it cannot read, in one line (exit 1)", async () => {
+  it("a server records when each token was last used", async () => {
+    const folder = servers.folder();
+    const token = await http.token(folder, "used");
+    await http.token(folder, "idle");
+    const server = await http.start(folder, ["--sandbox", "mcp", "--http", "0"]);
+    await (await http.client(server.url, token)).listTools();
+    expect(await server.stop()).toBe(0);
+    const listed = (await run(["mcp", "tokens", "list"], folder)).stdout;
+    expect(listed).toMatch(/^used\s+-\s+-\s+\S+ \S+ UTC\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC$/m);
+    expect(listed).toMatch(/^idle\s.*never$/m);
+  });
+
+  it("refuses a token file others may write, or one it cannot read, in one line (exit 1); so does the server", async () => {
     const folder = servers.folder();
     await run(["mcp", "tokens", "add", "x"], folder);
     chmodSync(fileOf(folder), 0o666);
@@ -90,6 +104,9 @@ describe("mcp tokens list and revoke", () => {
     expect(open.stderr).toMatch(
       /^tokenintel: the MCP token file .* is writable by others \(mode 0666\); run: chmod 600 /,
     );
+    const serving = await run(["--sandbox", "mcp", "--http", "0"], folder);
+    expect(serving.code).toBe(1);
+    expect(serving.stderr).toMatch(/writable by others/);
     chmodSync(fileOf(folder), 0o600);
     writeFileSync(fileOf(folder), '{"v":1,"tokens":[{"name":"x","hash":"nope"}]}');
     const damaged = await run(["mcp", "tokens", "list"], folder);

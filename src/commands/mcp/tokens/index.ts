@@ -63,7 +63,6 @@ export const TOKENS_COMMAND = defineCommand({
     "tokenintel mcp tokens add laptop-agent",
     "tokenintel mcp tokens add ci --daily-cap 0.50 --max-spend 0.10",
     "tokenintel mcp tokens list",
-    "tokenintel mcp tokens revoke ci",
   ],
   notes: `A token is 32 random bytes (base64url, after ti_), printed once by 'add'; only its SHA-256
 is kept, in mcp-tokens.json in tokenintel's data folder (TOKENINTEL_DATA_DIR, else
