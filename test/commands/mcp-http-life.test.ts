@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
@@ -137,7 +138,7 @@ describe("mcp --http: many clients at once", () => {
       });
       // A 2025 client's session ends when it says so (DELETE); a 2026-07-28 one holds none.
       await Promise.all(
-        clients.map((c) => (c.transport as { terminateSession(): Promise<void> }).terminateSession()),
+        clients.map((c) => (c.transport as StreamableHTTPClientTransport).terminateSession()),
       );
       await Promise.all(clients.map((c) => c.close()));
     };

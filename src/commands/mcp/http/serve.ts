@@ -127,6 +127,7 @@ class HttpMcp {
     this.http = createServer((req, res) => {
       this.route(req, res).catch((error: unknown) => {
         onerror(error as Error);
+        logLine(ctx.io, { status: 500 });
         if (!res.headersSent) res.writeHead(500).end();
         else res.destroy();
       });
