@@ -5,6 +5,7 @@
 //   npm run bench                      this machine's Node
 //   npm run bench -- 22 24 26          and these lines too (installed from the npm registry once)
 //   BENCH_RUNS=21 npm run bench        more runs a row (at least 11; default 15)
+//   BENCH_ONLY=http npm run bench      the rows of `mcp --http` alone (one sandbox, a minute)
 // Not part of npm test: timings on shared machines are noisy, ratios taken side by side are not.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,7 @@ const BIN = join(root, "bin", "tokenintel.js");
 const FLOOR = join(root, "bench", "floor-request.mjs");
 const FLOOR_PAGES = join(root, "bench", "floor-pages.mjs");
 const MCP_CLIENT = join(root, "bench", "mcp-client.mjs");
+const MCP_HTTP_LOAD = join(root, "bench", "mcp-http-load.mjs");
 const RUNS = Math.max(11, Number(process.env.BENCH_RUNS ?? 15));
 const LATENCY = 50;
 const work = mkdtempSync(join(tmpdir(), "tokenintel-bench-"));
@@ -208,6 +210,26 @@ function measure(node, servers) {
   return out;
 }
 
+/**
+ * `mcp --http` under load (bench/mcp-http-load.mjs): 30 clients at once, 5 calls each, three
+ * rounds; the wall time and latency of the last round (the first warms the server), and the
+ * server's peak memory through all three.
+ */
+function measureHttp(node, { s0 }) {
+  const load = JSON.parse(run(node, [MCP_HTTP_LOAD, node, BIN, s0.url, s0.key], { capture: true }).stdout);
+  const last = load.rounds.at(-1);
+  return {
+    httpLoad: {
+      value: last,
+      text: `${ms(last.ms)} for 150 calls; per call p50 ${ms(last.p50)}, p99 ${ms(last.p99)}`,
+    },
+    httpMemory: {
+      value: load.peakMb,
+      text: `${load.peakMb.toFixed(0)} MB peak, ${load.lastMb.toFixed(0)} MB after 450 calls`,
+    },
+  };
+}
+
 // [label, key, target, check on Node 22+, and on Node 20 (out of support): the bound it must stay
 // within (issue #23: no regression), or none (the figure is shown, not judged)].
 const ROWS = [
@@ -250,6 +272,18 @@ const ROWS = [
     "≤ 16 KB each",
     (c) => c.value <= 16 * 1024,
   ],
+  [
+    "`mcp --http`: 30 clients at once × 5 calls (third round)",
+    "httpLoad",
+    "p99 ≤ 3 s",
+    (c) => c.value.p99 <= 3000,
+  ],
+  [
+    "`mcp --http`: the server's resident memory through 3 rounds",
+    "httpMemory",
+    "≤ 256 MB peak",
+    (c) => c.value <= 256,
+  ],
 ];
 
 if (process.argv.includes("--trials")) {
@@ -263,26 +297,35 @@ const versions = nodes.map((n) => spawnSync(n, ["--version"], { encoding: "utf8"
 console.error(
   `tokenintel benchmark: ${RUNS} runs a row, ${process.platform}/${process.arch}, ${versions.join(", ")}`,
 );
+// BENCH_ONLY=http: the rows of `mcp --http` alone, against one sandbox.
+const ONLY_HTTP = process.env.BENCH_ONLY === "http";
+const rows = ONLY_HTTP ? ROWS.filter(([, key]) => key.startsWith("http")) : ROWS;
 const servers = Object.fromEntries(
-  await Promise.all([
-    sandbox([]).then((s) => ["s0", s]),
+  await Promise.all([sandbox([]).then((s) => ["s0", s]), ...(ONLY_HTTP ? [] : otherSandboxes())]),
+);
+const results = nodes.map((node, i) => {
+  console.error(`measuring on Node ${versions[i]}…`);
+  return ONLY_HTTP
+    ? measureHttp(node, servers)
+    : { ...measure(node, servers), ...measureHttp(node, servers) };
+});
+
+/** The sandboxes of the rows before `mcp --http`'s. */
+function otherSandboxes() {
+  return [
     sandbox(["--latency", String(LATENCY)]).then((s) => ["s50", s]),
     sandbox(["--tokens", "3400", "--directory-style", "paginated", "--latency", String(LATENCY)]).then(
       (s) => ["dir50", s],
     ),
     sandbox(["--tokens", "100000", "--directory-style", "envelope"]).then((s) => ["big", s]),
     sandbox(["--tokens", "420000", "--directory-style", "envelope"]).then((s) => ["huge", s]),
-  ]),
-);
-const results = nodes.map((node, i) => {
-  console.error(`measuring on Node ${versions[i]}…`);
-  return measure(node, servers);
-});
+  ];
+}
 
 let failed = false;
 const header = ["figure", ...versions.map((v) => `Node ${v}`), "target"];
 const majors = versions.map((v) => Number(/^v(\d+)/.exec(v)?.[1]));
-const table = ROWS.map(([label, key, target, ok, ok20]) => [
+const table = rows.map(([label, key, target, ok, ok20]) => [
   label,
   ...results.map((r, i) => {
     const check = majors[i] <= 20 ? ok20 : ok;
@@ -299,7 +342,7 @@ console.log(line(header));
 console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
 for (const t of table) console.log(line(t));
 // A newer line may not be more than 10% worse than the first column on any figure.
-for (const [label, key] of ROWS) {
+for (const [label, key] of rows) {
   const first = results[0][key];
   results.slice(1).forEach((r, i) => {
     const worse =

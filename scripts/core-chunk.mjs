@@ -29,7 +29,8 @@ const HEAVY = [
   /^src\/commands\/(api|ask|auth|cache|check|complete|completion|config|sandbox|version)\/run\.ts$/,
   /^src\/commands\/directory\/sync\.ts$/,
   // Commands that bring a library few runs need: the MCP SDK (and its ajv), asciichart, the ledger.
-  /^src\/commands\/(mcp|history|payments)\/(?!index\.ts$)[^/]+\.ts$/,
+  // (their folders too: mcp's http server and its tokens).
+  /^src\/commands\/(mcp|history|payments)\/(?!index\.ts$).+\.ts$/,
   /(^|\/)node_modules\//,
 ];
 

@@ -67,6 +67,11 @@ export class Context implements RunContext {
   private clientPromise: Promise<ApiClient> | undefined;
   private sandbox: LocalSandbox | undefined;
   payment: PaymentSession | undefined;
+  /**
+   * The command stops by itself once the run's signal is aborted (a server that lets its calls in
+   * flight finish): the run waits for it, and a SIGTERM it then ends well after exits 0.
+   */
+  stopsGracefully = false;
 
   constructor(
     readonly io: IO,
@@ -124,9 +129,9 @@ export class Context implements RunContext {
       throw error;
     });
     const client = await this.clientPromise;
-    const commandLine = request.payment?.ledger?.commandLine;
-    return this.payment && commandLine !== undefined
-      ? client.withPayment(this.payment.forRun(commandLine))
+    const ledger = request.payment?.ledger;
+    return this.payment && ledger !== undefined
+      ? client.withPayment(this.payment.forRun(ledger.commandLine, ledger.holder))
       : client;
   }
 

@@ -2,7 +2,7 @@ import { Command, Help } from "commander";
 import { type CommandModule, recordModule } from "./commands/command.js";
 import type { RunContext } from "./context.js";
 import { GLOBAL_FLAGS } from "./flags/global.js";
-import { addArgument, addFlags } from "./flags/table.js";
+import { addArgument, addFlags, type FlagTable } from "./flags/table.js";
 
 import { reflow, wrapNotes } from "./help/notes.js";
 import { formatItem, wrap } from "./help/render.js";
@@ -155,7 +155,21 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
     const args = variadic ? command.args : command.args.slice(0, module.args?.length ?? 0);
     const ctx = await contextFor(command);
     const { parseFlags } = await import("./flags/parse.js");
-    const opts = parseFlags(module.flags, command.opts());
+    const opts = parseFlags(module.flags, { ...sharedWithParents(command, module.flags), ...command.opts() });
     await run(ctx, opts, args);
   });
+}
+
+/**
+ * The flags a subcommand shares with a command above it (`mcp tokens add --daily-cap`, `mcp
+ * --daily-cap`): commander reads a parent's options first, so such a flag lands with the parent;
+ * it is the subcommand's. The program's own (global) flags are not taken.
+ */
+function sharedWithParents(command: Command, table: FlagTable): Record<string, unknown> {
+  const shared: Record<string, unknown> = {};
+  for (let parent = command.parent; parent?.parent; parent = parent.parent)
+    for (const key of Object.keys(table))
+      if (shared[key] === undefined && parent.getOptionValue(key) !== undefined)
+        shared[key] = parent.getOptionValue(key);
+  return shared;
 }

@@ -152,6 +152,8 @@ class Run {
       if (this.signalCode !== undefined) return this.exit(code);
       this.signalCode = code;
       abort.abort(new Error("interrupted"));
+      // A command that stops by itself is waited for (a second signal still ends the run at once).
+      if (this.context?.stopsGracefully) return;
       // Give aborted requests a moment to unwind, then leave with the conventional code.
       timer = setTimeout(() => this.exit(code), 50);
     };
@@ -214,7 +216,8 @@ class Run {
       letGo();
     }
     if (this.exitCode !== undefined) return this.exitCode;
-    if (this.abort.signal.aborted) code = this.signalCode ?? ExitCode.interrupted;
+    const stoppedWell = this.context?.stopsGracefully && this.signalCode === 143 && code === ExitCode.ok;
+    if (this.abort.signal.aborted && !stoppedWell) code = this.signalCode ?? ExitCode.interrupted;
     return code;
   }
 }

@@ -36,6 +36,8 @@ export interface SignedLine {
   validAfter: string;
   validBefore: string;
   x402Version: number;
+  /** Who the payment was made for, when the session pays for several (mcp --http: a token's name). */
+  holder?: string;
   /**
    * The latest `at` of this line and of every line before it in the file (ISO 8601, UTC), on every
    * line this tokenintel writes (an older one wrote none). A line dated before one written ahead of
@@ -103,7 +105,7 @@ export function boundedReason(text: string | undefined): string | undefined {
  * enough for the reader, which drops no line for being long.
  */
 export const MAX_FIELD_CHARS = 1024;
-const FREE_TEXT = ["command", "endpoint", "label"] as const;
+const FREE_TEXT = ["command", "endpoint", "label", "holder"] as const;
 
 /** A field cut to MAX_FIELD_CHARS: its start, then "… (N characters, sha256 0123456789abcdef)". */
 export function boundField(text: string): string {
@@ -146,6 +148,7 @@ export function parseLedgerLine(text: string): LedgerLine | undefined {
       return undefined;
     if (typeof d.x402Version !== "number" || (d.label !== undefined && !isFreeText(d.label)))
       return undefined;
+    if (d.holder !== undefined && !isText(d.holder)) return undefined;
     return boundedSignedLine(d) as unknown as SignedLine;
   }
   if (d.kind === "outcome") {
@@ -163,6 +166,8 @@ export interface DamagedSigned {
   atMs: number;
   /** Its amount in atomic units; undefined when that cannot be read. */
   atomic: bigint | undefined;
+  /** Who it was made for, when it can be read (a line cut short may have lost it). */
+  holder: string | undefined;
 }
 
 /**
@@ -174,5 +179,9 @@ export function salvageSigned(head: string, text: string | undefined): DamagedSi
   if (!/"kind"\s*:\s*"signed"/.test(head)) return undefined;
   const at = /"at"\s*:\s*"([^"]{1,64})"/.exec(head);
   const atomic = text === undefined ? null : /"atomic"\s*:\s*"(\d{1,78})"/.exec(text);
-  return { atMs: at ? Date.parse(at[1]!) : Number.NaN, atomic: atomic ? BigInt(atomic[1]!) : undefined };
+  return {
+    atMs: at ? Date.parse(at[1]!) : Number.NaN,
+    atomic: atomic ? BigInt(atomic[1]!) : undefined,
+    holder: text === undefined ? undefined : /"holder"\s*:\s*"([^"\\]{1,1024})"/.exec(text)?.[1],
+  };
 }

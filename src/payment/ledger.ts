@@ -52,6 +52,8 @@ export interface CapEntry {
   signed: boolean;
   /** undefined: a signed line whose amount cannot be read. */
   atomic: bigint | undefined;
+  /** Whom the payment was for: null for no one named, undefined when a damaged line cannot say. */
+  holder?: string | null | undefined;
 }
 
 function capEntry(raw: TailLine): CapEntry {
@@ -62,6 +64,7 @@ function capEntry(raw: TailLine): CapEntry {
       latestMs: typeof line.latest === "string" ? Date.parse(line.latest) : Number.NaN,
       signed: line.kind === "signed",
       atomic: line.kind === "signed" ? BigInt(line.atomic) : undefined,
+      holder: line.kind === "signed" ? (line.holder ?? null) : null,
     };
   const damaged = salvageSigned(raw.head, raw.text);
   return {
@@ -69,6 +72,7 @@ function capEntry(raw: TailLine): CapEntry {
     latestMs: Number.NaN,
     signed: damaged !== undefined,
     atomic: damaged?.atomic,
+    holder: damaged?.holder,
   };
 }
 
@@ -77,12 +81,14 @@ function capEntry(raw: TailLine): CapEntry {
  * appended in the order they were signed, so a line dated before one written ahead of it was
  * signed no earlier than that one: it counts from that date (a clock set back cannot age it out).
  * A date in the future counts as it is (it stays in the window longer); a date that cannot be read,
- * as now. A signed line whose amount cannot be read is counted as unreadable.
+ * as now. A signed line whose amount cannot be read is counted as unreadable. With `holder`, only
+ * the payments made for it count (and a damaged line that cannot say whom it was for).
  */
 export function countForCap(
   entries: readonly Omit<CapEntry, "latestMs">[],
   now: number,
   file: string,
+  holder?: string,
 ): CapLedger {
   const since = now - CAP_WINDOW_MS;
   let latest = Number.NEGATIVE_INFINITY; // the latest date, not in the future, of a line before
@@ -92,6 +98,7 @@ export function countForCap(
     const atMs = Number.isNaN(e.atMs) ? now : e.atMs > now ? e.atMs : Math.max(e.atMs, latest);
     if (e.atMs <= now) latest = Math.max(latest, e.atMs);
     if (!e.signed || atMs <= since) continue;
+    if (holder !== undefined && e.holder !== undefined && e.holder !== holder) continue;
     if (e.atomic === undefined) unreadable++;
     else payments.push({ atMs, atomic: e.atomic });
   }
@@ -112,15 +119,21 @@ export class PaymentLedger {
   /**
    * Appends the line of an authorization about to be sent. With a cap, the payments of the last
    * 24 hours are read and the cap checked under a lock that every run's check takes, so the line
-   * appended is counted by the next check. Throws PaymentError (the cap) or PrivateFileError (the
-   * line could not be written): either way the authorization must not be sent.
+   * appended is counted by the next check; `holderCap` is the cap of the holder the line names,
+   * checked there too. Throws PaymentError (a cap) or PrivateFileError (the line could not be
+   * written): either way the authorization must not be sent.
    */
-  appendSigned(line: NewSignedLine, atomic: bigint, cap: DailyCap | undefined): void {
+  appendSigned(line: NewSignedLine, atomic: bigint, cap: DailyCap | undefined, holderCap?: DailyCap): void {
+    const caps: Array<[DailyCap, string | undefined]> = [];
+    if (cap) caps.push([cap, undefined]);
+    if (holderCap && line.holder !== undefined) caps.push([holderCap, line.holder]);
     const append = (stillHeld: () => boolean) => {
       const now = this.now();
-      if (cap) {
-        const refusal = capRefusal(this.forCap(now), atomic, cap, now);
+      for (const [each, holder] of caps) {
+        const refusal = capRefusal(this.forCap(now, holder), atomic, each, now);
         if (refusal) throw new PaymentError(refusal);
+      }
+      if (caps.length) {
         // A lock is broken only when its holder is gone; were this one's taken over all the same,
         // another run may be counting without this payment: it is not made.
         if (!stillHeld())
@@ -130,7 +143,7 @@ export class PaymentLedger {
       }
       this.append({ at: new Date(now).toISOString(), ...boundedSignedLine(line) });
     };
-    if (!cap) {
+    if (!caps.length) {
       append(() => true);
       return;
     }
@@ -145,9 +158,9 @@ export class PaymentLedger {
 
   /**
    * What the daily cap counts at `now`: the lines back from the end to one that says no line up to
-   * it is dated in the window (its `latest`), or to the first.
+   * it is dated in the window (its `latest`), or to the first; with `holder`, its payments alone.
    */
-  forCap(now: number): CapLedger {
+  forCap(now: number, holder?: string): CapLedger {
     const stopBefore = now - CAP_WINDOW_MS - CLOCK_SLACK_MS;
     const entries: CapEntry[] = [];
     this.withOpenFile((fd, size) =>
@@ -158,7 +171,7 @@ export class PaymentLedger {
         return !(Math.max(entry.latestMs, entry.atMs) < stopBefore);
       }),
     );
-    return countForCap(entries.reverse(), now, this.file);
+    return countForCap(entries.reverse(), now, this.file, holder);
   }
 
   /** The latest date of the lines written so far (back to one that carries its `latest`); -Infinity for none. */

@@ -1,6 +1,7 @@
 import { USDC_NETWORKS } from "../contract/assets.js";
 import { PaymentError } from "../errors.js";
 import { capRefusal, type DailyCap, describeCapRoom } from "./daily-cap.js";
+import type { Holder } from "./holders.js";
 import { PaymentLedger } from "./ledger.js";
 import { boundedReason, fixedAmount, type Outcome, readAddress, readTransaction } from "./ledger-lines.js";
 import type { KnownAsset, PaymentRequirement, SignedAuthorization } from "./offers.js";
@@ -15,6 +16,8 @@ export interface LedgerOptions {
   /** The command line, secrets already masked (a run paying through the session may name its own). */
   commandLine: string;
   dailyCap?: DailyCap;
+  /** Whom a run paying through a shared session pays for: its caps apply on top of the session's. */
+  holder?: Holder;
 }
 
 /** tokenintel's name of a network ("base") from an offer's v1 name or CAIP-2 id. */
@@ -36,25 +39,36 @@ export class PaymentRecorder {
   }
 
   /**
-   * Before signing: a payment the daily cap refuses is not signed. (The check that binds is made
-   * again under the lock, when the signed line is appended.)
+   * Before signing: a payment the daily cap (or its holder's) refuses is not signed. (The check that
+   * binds is made again under the lock, when the signed line is appended.)
    */
-  precheck(amount: bigint): void {
-    const refusal = this.capRefusal(amount);
+  precheck(amount: bigint, holder?: Holder): void {
+    const refusal = this.capRefusal(amount, holder);
     if (refusal) throw new PaymentError(refusal);
   }
 
-  /** Why the daily cap refuses a payment of `amount` now, or undefined when it allows it (or there is none). */
-  capRefusal(amount: bigint): string | undefined {
-    const cap = this.options.dailyCap;
-    if (!cap) return undefined;
-    const now = this.now();
-    return capRefusal(this.ledger.forCap(now), amount, cap, now);
+  /**
+   * Why the daily cap, or its holder's, refuses a payment of `amount` now; undefined when both allow
+   * it (or there is none).
+   */
+  capRefusal(amount: bigint, holder?: Holder): string | undefined {
+    const caps: Array<[DailyCap | undefined, string | undefined]> = [
+      [this.options.dailyCap, undefined],
+      [holder?.dailyCap, holder?.name],
+    ];
+    for (const [cap, name] of caps) {
+      if (!cap) continue;
+      const now = this.now();
+      const refusal = capRefusal(this.ledger.forCap(now, name), amount, cap, now);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   /**
    * The signed line, appended before the payment is sent; throws when it must not be sent. It names
-   * the command line of the run that pays (`command`, masked), else the one the session began with.
+   * the command line of the run that pays (`command`, masked), else the one the session began with,
+   * and the holder it pays for, whose daily cap is checked with the session's.
    */
   signed(
     endpoint: string,
@@ -63,6 +77,7 @@ export class PaymentRecorder {
     asset: KnownAsset,
     auth: SignedAuthorization,
     command = this.options.commandLine,
+    holder?: Holder,
   ): void {
     this.ledger.appendSigned(
       {
@@ -83,9 +98,11 @@ export class PaymentRecorder {
         validAfter: auth.validAfter.toString(),
         validBefore: auth.validBefore.toString(),
         x402Version: req.x402Version,
+        ...(holder ? { holder: holder.name } : {}),
       },
       auth.value,
       this.options.dailyCap,
+      holder?.dailyCap,
     );
   }
 

@@ -4,6 +4,7 @@ import { CliError, PaymentError, UsageError } from "../errors.js";
 import { quoteInline } from "../terminal/sanitize.js";
 import { formatUnits, parseAmount } from "./amounts.js";
 import { PaymentBooks, type PaymentTally } from "./books.js";
+import { type Holder, HolderSpending } from "./holders.js";
 import { type ChosenOffer, chooseOffer } from "./offer-policy.js";
 import {
   type KnownAsset,
@@ -63,6 +64,8 @@ function signingFailed(error: unknown): PaymentError {
 /** The 402 hook of a paying run: chooses the offer, signs it, and keeps the books (books.ts). */
 export class PaymentSession implements PaymentHook {
   private readonly books: PaymentBooks;
+  /** What each holder paying through the session has signed, against its own max-spend. */
+  private readonly holders = new HolderSpending();
   private readonly recorder: PaymentRecorder | undefined;
   private signer: Promise<Signer> | undefined;
 
@@ -79,12 +82,13 @@ export class PaymentSession implements PaymentHook {
   /**
    * The 402 hook of one run that pays through this session (each call of an MCP server started
    * with --pay): the same caps, books and ledger, its payments recorded under its own command line
-   * (masked). The session itself when that is the line it began with.
+   * (masked), and for its holder when it has one (holders.ts). The session itself when that is the
+   * line it began with and there is no holder.
    */
-  forRun(commandLine: string): PaymentHook {
-    if (commandLine === this.options.ledger?.commandLine) return this;
+  forRun(commandLine: string, holder?: Holder): PaymentHook {
+    if (commandLine === this.options.ledger?.commandLine && !holder) return this;
     return {
-      pay: (res, label, listPrice) => this.pay(res, label, listPrice, commandLine),
+      pay: (res, label, listPrice) => this.pay(res, label, listPrice, commandLine, holder),
       unanswered: (headers, why) => this.unanswered(headers, why),
       settled: (res, headers) => this.settled(res, headers),
       refusal: (res, paid, payment) => this.refusal(res, paid, payment),
@@ -105,14 +109,16 @@ export class PaymentSession implements PaymentHook {
    * Answers a 402: checks the caps, signs, reads the signed authorization back out of the header
    * (the amount, payee and window that count are the ones in it), and returns the headers to send
    * again with. Nothing is returned, so nothing is sent, unless the read-back matches what was checked.
-   * The ledger names `commandLine` (masked) as the command that paid, else the session's own; an
-   * offer above `listPrice` is refused unless --max-payment was given and allows it.
+   * The ledger names `commandLine` (masked) as the command that paid, else the session's own, and
+   * the holder it paid for, whose caps apply on top of the session's; an offer above `listPrice` is
+   * refused unless --max-payment was given and allows it.
    */
   async pay(
     res: ApiResponse,
     label: string | undefined,
     listPrice?: ListPrice,
     commandLine?: string,
+    holder?: Holder,
   ): Promise<Record<string, string>> {
     if (this.options.dryRun) throw new PaymentError("a dry run signs nothing for sending (this is a bug)");
     const offer = this.offer(res, listPrice);
@@ -123,17 +129,19 @@ export class PaymentSession implements PaymentHook {
     if (!this.options.walletKey) {
       throw new UsageError("--pay needs a wallet key: set TOKENINTEL_WALLET_KEY or pass --wallet-key-file");
     }
-    this.recorder?.precheck(amount);
-    // Reserved in the same turn as the check in choose(): concurrent pages cannot race past the cap.
+    this.recorder?.precheck(amount, holder);
+    // Reserved in the same turn as the checks in choose(): concurrent pages cannot race past a cap.
+    this.holders.reserve(holder, amount);
     this.books.reserve(amount);
     let signed: { headers: Record<string, string>; auth: SignedAuthorization };
     try {
       if (this.verbose) this.log(payingLine(amount, asset, requirement, label));
       signed = await this.sign(res, offer);
-      // In the ledger before it can leave: a line that cannot be written (or the daily cap) stops it.
-      this.recorder?.signed(res.url, label, requirement, asset, signed.auth, commandLine);
+      // In the ledger before it can leave: a line that cannot be written (or a daily cap) stops it.
+      this.recorder?.signed(res.url, label, requirement, asset, signed.auth, commandLine, holder);
     } catch (error) {
       this.books.release(amount);
+      this.holders.release(holder, amount);
       throw error;
     }
     this.books.sent(signed.headers, signed.auth, asset);

@@ -152,10 +152,13 @@ async function runExample(example: Example): Promise<Outcome> {
   // A process substitution for a shell's startup file: what matters is the script it prints.
   line = line.replace(/^source <\((.*)\)\s*(#.*)?$/, "$1");
   if (!HAVE_JQ) line = line.replace(/\s*\|\s*jq\b.*$/, "");
-  const isServer = /^(npx )?tokenintel sandbox\b/.test(line) && !/--help/.test(line);
+  const isSandbox = /^(npx )?tokenintel sandbox\b/.test(line) && !/--help/.test(line);
+  const isHttp = /^(npx )?tokenintel\b.*\bmcp --http\b/.test(line) && !/--help/.test(line);
+  const isServer = isSandbox || isHttp;
   // A server example on a fixed port would collide with whatever else runs here; a free port is
   // the same example otherwise.
-  if (isServer) line = /--port \d+/.test(line) ? line.replace(/--port \d+/, "--port 0") : `${line} --port 0`;
+  if (isSandbox) line = /--port \d+/.test(line) ? line.replace(/--port \d+/, "--port 0") : `${line} --port 0`;
+  if (isHttp) line = line.replace(/--http ((?:\[[^\]]+\]|[\w.]+):)?\d+/, (_, host = "") => `--http ${host}0`);
   // An example that names the sandbox's well-known URL talks to the one started here.
   line = line.replace(/http:\/\/127\.0\.0\.1:4020/g, sandbox.url);
   for (const m of line.matchAll(/>\s*(~\/\S+|[\w./-]+\/)[\w.-]+/g)) {
@@ -223,18 +226,23 @@ async function runExample(example: Example): Promise<Outcome> {
         });
     let stdout = "";
     let stderr = "";
+    // A server passes once it says where it listens: the sandbox on stdout, mcp --http on stderr.
+    const ready = () => /url: http/.test(stdout) || /^listening http:/m.test(stderr);
     child.stdout.setEncoding("utf8").on("data", (d: string) => {
       stdout += d;
-      if (isServer && /url: http/.test(stdout)) process.kill(-child.pid!, "SIGINT");
+      if (isServer && ready()) process.kill(-child.pid!, "SIGINT");
       if (interactive && /API key/.test(stdout)) child.stdin.write(`${sandbox.apiKey}\r`);
     });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+      if (isServer && ready()) process.kill(-child.pid!, "SIGINT");
+    });
     // bash runs detached, in a group of its own: the whole group goes (a server it started too).
     const timer = setTimeout(() => process.kill(interactive ? child.pid! : -child.pid!, "SIGKILL"), 30_000);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code: isServer && /url: http/.test(stdout) ? 0 : code, stdout, stderr, written: written() });
+      resolve({ code: isServer && ready() ? 0 : code, stdout, stderr, written: written() });
     });
     if (!interactive) child.stdin.end();
   });
@@ -256,6 +264,8 @@ async function check(example: Example): Promise<string | undefined> {
     !/^(null\s*)*$/.test(outcome.stdout) ||
     outcome.written.length > 0 ||
     SILENT.test(example.line) ||
+    // A server says where it listens (mcp --http, on stderr), and that is all it shows.
+    /^listening http:/m.test(outcome.stderr) ||
     (/--dry-run\b/.test(example.line) && /would pay/.test(outcome.stderr));
   if (outcome.code === 0 && shown) return undefined;
   return `${example.source}: ${example.line}\n    exit ${outcome.code}${shown ? "" : ", no output"}; stderr: ${outcome.stderr.trim().slice(0, 300)}`;

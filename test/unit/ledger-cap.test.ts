@@ -46,6 +46,31 @@ describe("countForCap", () => {
   });
 });
 
+describe("a holder's daily cap", () => {
+  it("counts the payments made for it, and a damaged line that cannot say for whom", () => {
+    const at = (holder: string | null | undefined) => ({ ...signed(NOW - HOUR), holder });
+    const entries = [at("alice"), at("bob"), at(null), at(undefined), at("alice")];
+    expect(countForCap(entries, NOW, "f", "alice").payments).toHaveLength(3);
+    expect(countForCap(entries, NOW, "f", "bob").payments).toHaveLength(2);
+    // The session's own cap counts every line.
+    expect(countForCap(entries, NOW, "f").payments).toHaveLength(5);
+  });
+
+  it("is checked under the cap's lock with the session's, on the line that names the holder", () => {
+    const { ledger } = ledgerAt(NOW);
+    const cap = { atomic: 5000n, text: "0.005", source: "token alice" };
+    ledger.appendSigned({ ...signedLine("0x01"), holder: "alice" }, 5000n, undefined, cap);
+    ledger.appendSigned({ ...signedLine("0x02"), holder: "bob" }, 5000n, undefined, cap);
+    expect(() =>
+      ledger.appendSigned({ ...signedLine("0x03"), holder: "alice" }, 5000n, undefined, cap),
+    ).toThrow(/over the daily cap 0\.005 \(token alice\)/);
+    expect(ledger.readAll().lines.map((l) => (l.kind === "signed" ? l.holder : undefined))).toEqual([
+      "alice",
+      "bob",
+    ]);
+  });
+});
+
 describe("the cap's lock", () => {
   it("a holder whose lock was taken over while it checked the cap does not append", () => {
     const dir = tempDir("tokenintel-cap-");

@@ -63,7 +63,7 @@ function sessionWithLedger(maxSpend: string) {
       .map((l) => JSON.parse(l))
       .filter((l) => l.kind === "signed")
       .map((l) => l.command as string);
-  return { session, commands };
+  return { session, commands, file };
 }
 
 describe("a payment session shared by runs", () => {
@@ -92,6 +92,50 @@ describe("a payment session shared by runs", () => {
     );
     expect(session.tally().signed).toBe(2);
     expect(commands()).toEqual(["tokenintel mcp history", "tokenintel mcp directory"]);
+  });
+});
+
+describe("holders paying through one session (mcp --http's tokens)", () => {
+  const alice = { name: "alice", maxSpend: { atomic: 10_000n, text: "0.01" } };
+  const bob = { name: "bob", dailyCap: { atomic: 5000n, text: "0.005", source: "token bob" } };
+  const holders = (file: string) =>
+    readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.kind === "signed")
+      .map((l) => l.holder as string | undefined);
+
+  it("each holder's max-spend and daily cap stop its own payments, not another's; each line names its holder", async () => {
+    const { session, file } = sessionWithLedger("0.10");
+    const pay = (holder: typeof alice | typeof bob | undefined) =>
+      session.forRun("tokenintel mcp directory", holder).pay!(offer402(), undefined);
+    await pay(alice);
+    await pay(alice);
+    await expect(pay(alice)).rejects.toThrow(
+      "refusing to pay: 0.005 USDC more would bring what alice signed to 0.015 USDC, over its max-spend 0.01 by 0.005 USDC",
+    );
+    await pay(bob);
+    await expect(pay(bob)).rejects.toThrow(/over the daily cap 0\.005 \(token bob\)/);
+    // Neither holder's refusal took from the other, nor from the session's runs without one.
+    await pay(undefined);
+    expect(holders(file)).toEqual(["alice", "alice", "bob", undefined]);
+  });
+
+  it("the session's --max-spend still bounds every holder together", async () => {
+    const { session } = sessionWithLedger("0.01");
+    const big = { atomic: 1_000_000n, text: "1" };
+    await session.forRun("tokenintel mcp directory", { name: "a", maxSpend: big }).pay!(
+      offer402(),
+      undefined,
+    );
+    await session.forRun("tokenintel mcp directory", { name: "b", maxSpend: big }).pay!(
+      offer402(),
+      undefined,
+    );
+    await expect(
+      session.forRun("tokenintel mcp directory", { name: "c", maxSpend: big }).pay!(offer402(), undefined),
+    ).rejects.toThrow(/over --max-spend 0\.01/);
   });
 });
 

@@ -1,11 +1,12 @@
 import { Readable, Writable } from "node:stream";
 import type { CallToolResult, ServerContext } from "@modelcontextprotocol/server";
-import type { Context, RunContext } from "../../context.js";
+import type { ClientRequest, Context, RunContext } from "../../context.js";
 import { InterruptedError, UsageError } from "../../errors.js";
 import { parseFlags } from "../../flags/parse.js";
 import type { FlagTable } from "../../flags/table.js";
 import { IO } from "../../io.js";
 import { parseJson } from "../../json/exact.js";
+import type { Holder } from "../../payment/holders.js";
 import { answer, askAnswer, costOf, failure, isHardFailure, sanitizeMessage } from "./answers.js";
 import type { LoadedTool } from "./catalog.js";
 import { dataAnswer } from "./data-call.js";
@@ -31,6 +32,17 @@ export interface ToolCall {
   walks: Walks;
   /** Why the client is gone, once it is (its connection closed). */
   ended: () => string | undefined;
+  /** Whom the call pays for (mcp --http: the token's name and caps), on top of the server's caps. */
+  holder?: Holder;
+  /** What the call paid, told once it answers (undefined: nothing). */
+  onCost?: (cost: ReturnType<typeof costOf>) => void;
+}
+
+/** A paying request of the call, for its holder: the session applies the holder's caps too. */
+function forHolder(request: ClientRequest, holder: Holder | undefined): ClientRequest {
+  const ledger = request.payment?.ledger;
+  if (!holder || !ledger) return request;
+  return { ...request, payment: { ...request.payment!, ledger: { ...ledger, holder } } };
 }
 
 /** One call's IO: stdout and stderr captured, no terminal, no stdin, no local file, every secret masked. */
@@ -74,7 +86,8 @@ export async function callTool(call: ToolCall): Promise<CallToolResult> {
     get payment() {
       return paying.payment;
     },
-    client: (request) => (request.payment ? paying.client(request) : ctx.client(request)),
+    client: (request) =>
+      request.payment ? paying.client(forHolder(request, call.holder)) : ctx.client(request),
     store: () => ctx.store(),
     cache: () => ctx.cache(),
     program: () => ctx.program(),
@@ -94,6 +107,7 @@ export async function callTool(call: ToolCall): Promise<CallToolResult> {
             run,
             signal,
             walks: call.walks,
+            scope: call.holder?.name,
             progress: progressOf(call),
           },
           opts as Record<string, unknown>,
@@ -101,6 +115,7 @@ export async function callTool(call: ToolCall): Promise<CallToolResult> {
         )
       : await commandAnswer(call, run, opts, out, notes);
     const cost = costOf(before, paying.payment?.tally());
+    call.onCost?.(cost);
     return answer(io, {
       ...value,
       ...(cost ? { cost } : {}),
@@ -108,6 +123,7 @@ export async function callTool(call: ToolCall): Promise<CallToolResult> {
     });
   } catch (error) {
     const cost = costOf(before, paying.payment?.tally());
+    call.onCost?.(cost);
     const paid = cost
       ? [`paid before the failure: ${cost.amount} ${cost.asset} for ${cost.payments} request(s)`]
       : [];

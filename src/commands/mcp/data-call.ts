@@ -30,16 +30,19 @@ export interface DataCall {
   run: RunContext;
   signal: AbortSignal;
   walks: Walks;
+  /** Whose walks these are (mcp --http: a token's name): a cursor continues only its holder's. */
+  scope?: string | undefined;
   /** The call's progress, one notification a unit read, when the client asked for it. */
   progress: ((done: number, total: number | undefined) => void) | undefined;
 }
 
-/** The tool and arguments a cursor continues: all but how much to show and of what. */
-export function bindingOf(tool: string, args: Record<string, unknown>): string {
+/** The tool and arguments a cursor continues (all but how much to show and of what), and whose. */
+export function bindingOf(tool: string, args: Record<string, unknown>, scope?: string): string {
   const { limit: _l, cursor: _c, fields: _f, ...rest } = args;
   const stable = JSON.stringify([
     tool,
     Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+    ...(scope === undefined ? [] : [scope]),
   ]);
   return createHash("sha256").update(stable).digest("base64url").slice(0, 22);
 }
@@ -69,7 +72,7 @@ export async function dataAnswer(
     return { records: [], count: 0, more: false, fields: dotPaths(definition.shape) };
   const { parseDataOptions, estimateRequests } = await import("../data/run.js");
   const parsed = await parseDataOptions(run, definition, opts as never);
-  const binding = bindingOf(call.tool.name, args);
+  const binding = bindingOf(call.tool.name, args, call.scope);
   const limit = (args.limit as number | undefined) ?? DEFAULT_TOOL_LIMIT;
   if (typeof args.cursor === "string") {
     const { walk, replay } = call.walks.resume(args.cursor, binding);

@@ -1,10 +1,14 @@
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
+import type { RawPaymentOptions } from "../../payment/options.js";
 import { defineCommand } from "../command.js";
 import { MCP_CLIENTS } from "./clients.js";
+import { HTTP_FLAGS } from "./http/flags.js";
+import { TOKENS_COMMAND } from "./tokens/index.js";
 
 const flags = flagTable({
   ...PAYMENT_FLAGS,
+  ...HTTP_FLAGS,
   printConfig: {
     flags: "--print-config <client>",
     description: `print the entry that registers this server with an MCP client (${MCP_CLIENTS.join(", ")}), with the flags given here, and exit`,
@@ -17,7 +21,7 @@ const flags = flagTable({
 export default defineCommand({
   name: "mcp",
   description:
-    "serve the data commands to AI agents as read-only tools: a Model Context Protocol server on stdio",
+    "serve the data commands to AI agents as read-only tools: a Model Context Protocol server on stdio, or over HTTP with --http",
   flags,
   examples: [
     "tokenintel mcp --print-config claude-desktop",
@@ -54,15 +58,36 @@ mcp --pay says so once on stderr. A cancelled call stops and signs nothing more,
 running or waiting its turn. stdout carries the protocol only; notes go to stderr. A bad flag ends
 the server at once (exit 2). The server ends when its client closes stdin; a call still running
 then answers with an error. A message of over 10 MiB without a newline ends it too, with one line
-on stderr and exit 1.`,
+on stderr and exit 1.
+
+With --http [HOST:]PORT it serves the same tools over Streamable HTTP at /mcp instead (2026-07-28
+per request, 2025 clients in sessions), to clients that send a token made by 'tokenintel mcp tokens
+add NAME' as the header 'Authorization: Bearer <token>'. It listens on 127.0.0.1 unless a host is
+given (PORT 0 picks a free one), will not listen beyond this machine before a token exists, and
+writes 'listening http://HOST:PORT/mcp' on stderr when ready. GET /healthz answers 200 to anyone;
+nothing else answers without a token (401). A Host other than the address listened on or
+--allowed-hosts, and an Origin not in --allowed-origins, are refused (403); so is a body over 1 MiB
+(413), a token past --token-rate (429) and a session past --max-sessions (503). Each call is one
+JSON line on stderr: time, token name, tool, status, ms, cost; never a token or an argument. With
+--pay, a token's own daily cap and max-spend (tokens add --daily-cap, --max-spend) apply on top of
+the server's, and each ledger line names the token (a max-spend counts this process's payments,
+a daily cap its ledger file's). SIGTERM
+stops it: no new request is taken, the calls running get --stop-grace (10 s) to finish, then answer
+'stopped'; it exits 0. Behind a TLS proxy, in a container: docs/remote-mcp.md in tokenintel's repository.`,
+  subcommands: [TOKENS_COMMAND],
   async run(ctx, opts) {
-    const [{ paymentOptions }, { Context }] = await Promise.all([
+    const [{ paymentOptions }, { Context }, { httpOptions }] = await Promise.all([
       import("../../payment/options.js"),
       import("../../context.js"),
+      import("./http/options.js"),
     ]);
     // Payment flags are checked once, before serving: a bad one is a usage error, not a tool error.
     // The entry to print holds a placeholder for the wallet key: printing it needs none.
-    const { printConfig, ...paymentFlags } = opts;
+    const { printConfig, ...rest } = opts;
+    const overHttp = httpOptions(rest, printConfig);
+    const paymentFlags: RawPaymentOptions = Object.fromEntries(
+      Object.keys(PAYMENT_FLAGS).map((k) => [k, rest[k as keyof typeof rest]]),
+    );
     const payment = await paymentOptions(ctx, paymentFlags, { checkOnly: Boolean(printConfig) });
     if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
     if (printConfig) {
@@ -80,6 +105,13 @@ on stderr and exit 1.`,
     const pays = Object.keys(raw).length > 0;
     const { loadTools } = await import("./catalog.js");
     const catalogue = await loadTools(await ctx.program(), pays);
+    if (overHttp) {
+      // The run's SIGTERM asks the server to stop: it lets its calls finish, then ends (exit 0).
+      ctx.stopsGracefully = true;
+      const { serveHttp } = await import("./http/serve.js");
+      await serveHttp(ctx, raw, catalogue, overHttp);
+      return;
+    }
     const early =
       ctx.io.env.TOKENINTEL_MCP_EARLY === "0"
         ? undefined
