@@ -89,7 +89,7 @@ const ratioCell = (ours, floor, label) => ({
   text: `${(ours / floor).toFixed(2)}× (${ms(ours)} vs ${label ?? ms(floor)})`,
 });
 
-/** The figures of issue #14 on one node binary. */
+/** The figures on one node binary. */
 function measure(node, servers) {
   const { s0, s50, dir50, big, huge } = servers;
   const key = (s) => ["--base-url", s.url, "--api-key", s.key];
@@ -231,7 +231,7 @@ function measureHttp(node, { s0 }) {
 }
 
 // [label, key, target, check on Node 22+, and on Node 20 (out of support): the bound it must stay
-// within (issue #23: no regression), or none (the figure is shown, not judged)].
+// within (no regression), or none (the figure is shown, not judged)].
 const ROWS = [
   [
     "`--version` vs `node -e 0`",

@@ -1,6 +1,6 @@
 // The set of record ids a walk has seen, to drop the repeats a server sends on later pages, exactly
 // and in a few bytes an id: a JavaScript Set of strings costs ~130 bytes a record, so a stream of
-// 400,000 records held ~40 MB more than one of 100,000 (issue 23).
+// 400,000 records held ~40 MB more than one of 100,000.
 //
 // Each id is written once into a byte arena, in a canonical form (lower-case hex ids, the usual
 // form, packed two digits a byte; any other id as UTF-8), and an open-addressing table of arena

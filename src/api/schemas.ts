@@ -75,8 +75,8 @@ function recordSchema(shape: Shape, mode: Mode): Schema {
 }
 
 /**
- * A page count in either key set the service uses: {page, pageSize, pageCount, total} (api.md) or
- * {page, pageSize, totalPages, totalRecords} (another endpoint, live-notes), numbers or numbers
+ * A page count in either key set the service uses (docs/api-notes.md, "Paging"): {page,
+ * pageSize, pageCount, total} or {page, pageSize, totalPages, totalRecords}, numbers or numbers
  * sent as strings. Anything else reads as absent (then the pager finds the end by itself).
  */
 function envelopeSchema() {

@@ -1,6 +1,6 @@
 // The assets x402 payments may be made in: USDC on the networks the live service settles on
-// (live-notes), with the EIP-712 domain each token contract signs under. One table for the client's
-// allow-list and the sandbox's offers.
+// (docs/api-notes.md, "Paying per request"), with the EIP-712 domain each token contract signs
+// under. One table for the client's allow-list and the sandbox's offers.
 
 export interface UsdcNetwork {
   /** The v1 network name and the v2 CAIP-2 id. */

@@ -127,7 +127,7 @@ export function stamped(shape: Shape, fan: FanOut): Shape {
   return { [fan.param]: "string~", ...shape };
 }
 
-/** The price of a data call, in USDC (live-notes: "$0.005 USDC a call for the data endpoints"). */
+/** The price of a data call, in USDC (docs/api-notes.md, "Paying per request"). */
 export const DATA_PRICE = "0.005";
 
 /** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */

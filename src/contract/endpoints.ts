@@ -1,11 +1,11 @@
 import { MAX_SELECTOR_ITEMS, PAGE_SIZES } from "./api.js";
 
-// The registry: every endpoint the provider documents, once (api.md, live-notes "The provider's
-// newer catalogue"). Each entry holds what used to be spread over a dozen files: its paths in both
-// generations of the docs, method, paging, selectors and their limits, record kind, the record's id
-// and symbol, table views, price, and what serves it: a command, a sandbox handler, an MCP tool (or
-// the documented reason there is none). Commands, the sandbox, completion, schemas, record checks,
-// `api --list` and the MCP server read it; test/unit/registry.test.ts holds every entry to its parts.
+// The registry: every endpoint the provider documents, once (docs/api-notes.md). Each entry holds
+// its paths in both generations of the docs, method, paging, selectors and their limits, its
+// record's shape and where a record keeps its identity, table views, price, and what serves it: a
+// command, a sandbox handler, an MCP tool (or the documented reason there is none). Commands, the
+// sandbox, completion, schemas, record checks, `api --list` and the MCP server are derived from it;
+// test/unit/registry.test.ts fails while an entry misses a part.
 
 export type {
   EndpointSpec,
@@ -31,7 +31,7 @@ import {
 } from "./shapes.js";
 
 /**
- * The venues perp intelligence serves (live-notes, "Perp intelligence"): `dex` is required on the
+ * The venues perp intelligence serves (docs/api-notes.md, "Perp intelligence"): `dex` is required on the
  * newer path; the older path is Hyperliquid's alone.
  */
 const VENUES = {
@@ -48,7 +48,7 @@ export const ENDPOINTS = {
   market: {
     path: "/v1/crypto-market/",
     newerPath: "/v1/token-intelligence/",
-    aliases: ["/v1/token-intelligence"], // the older form without the slash answers 301 (live-notes)
+    aliases: ["/v1/token-intelligence"], // the older form without the slash answers 301
     method: "GET",
     pageSize: PAGE_SIZES.market,
     chainRequired: true,
@@ -282,7 +282,7 @@ export const ENDPOINTS = {
     newerPath: "/v1/historical-market-data",
     aliases: ["/v1/crypto-market-historical/", "/v1/historical-market-data/"],
     method: "GET",
-    pageSize: 1000, // days (live-notes, "Historical market data")
+    pageSize: 1000, // days
     chainRequired: true,
     selectors: { ticker: "token_ticker", address: "token_address", id: "token_id" },
     selectorRequired: true,

@@ -165,14 +165,14 @@ export const AGENT_RECORD: Shape = {
   last_updated_at: "string",
 };
 
-/** The intervals TA indicators come in (live-notes); price changes add 30d. */
+/** The intervals TA indicators come in; price changes add 30d. */
 export const INDICATOR_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w"] as const;
 export const TA_INDICATORS = ["support", "resistance", "rsi", "sma"] as const;
 
 /**
  * A TA record in either form it comes in: as the provider documents it (keyed `token_id`,
  * `{support,resistance,rsi,sma}_{interval}` in technical_indicators, the price changes in
- * token_metrics, the symbol under token_info or at the top level), or flat, as api.md's change
+ * token_metrics, the symbol under token_info or at the top level), or flat, as the contract's change
  * history suggests (one set of indicators, the price changes at the top level). Every part may be
  * absent; the table shows what came.
  */
@@ -200,7 +200,7 @@ export const TA_RECORD: Shape = {
 };
 
 /**
- * A trending record in either form the provider documents (live-notes): the older path's
+ * A trending record in either form the provider documents: the older path's
  * (`token_id`, `token_symbol`, `token_name`, `token_address`, `volume`, `liquidity`, `mcap` as
  * strings at the top level) and the newer path's (`rank`, `network`, `volume_24h_usd`,
  * `liquidity_usd`, `market_cap_usd`, `price_change_percentage_1h`, `score`, numbers as numbers).
@@ -229,7 +229,7 @@ export const TRENDING_RECORD: Shape = {
   last_updated_at: "string~",
 };
 
-/** The windows smart-money flows come in (live-notes: "24h/7d/30d flows"). */
+/** The windows smart-money flows come in. */
 export const FLOW_WINDOWS = ["24h", "7d", "30d"] as const;
 
 /** One direction of smart-money flow: USD and token amounts per window, JSON numbers. */
@@ -241,7 +241,7 @@ const FLOW: Shape = Object.fromEntries(
 );
 
 /**
- * A smart-money record (GET /v1/smart-money-trends, live-notes): the net flows of the top 50
+ * A smart-money record (GET /v1/smart-money-trends): the net flows of the top 50
  * smart-money wallets into and out of one token.
  */
 export const SMART_MONEY_RECORD: Shape = {
@@ -252,7 +252,7 @@ export const SMART_MONEY_RECORD: Shape = {
 };
 
 /**
- * A staking record (GET /v1/stake-trends, newer /v1/staking-intelligence; live-notes): details,
+ * A staking record (GET /v1/stake-trends, newer /v1/staking-intelligence): details,
  * the last 24h, and recent activities (a list, outside the shape's reach). `tvl` in the older docs,
  * `tvl_usd` in the newer; `net_staked` and `net_staked_usd` are formatted strings ("3.4M").
  */

@@ -37,7 +37,7 @@ const POLYGON = USDC_NETWORKS.polygon;
 
 /**
  * The offers in the order they are tried: Polygon's first where several are made, as the provider
- * settles on Polygon by default (live-notes); the others in the server's order. --pay-network (or
+ * settles on Polygon by default (docs/api-notes.md); the others in the server's order. --pay-network (or
  * config pay-network) says otherwise.
  */
 function polygonFirst(requirements: PaymentRequirement[]): PaymentRequirement[] {

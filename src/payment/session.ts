@@ -17,7 +17,7 @@ import { type LedgerOptions, PaymentRecorder } from "./recorder.js";
 import { paymentRequiredError, type RequestEstimate, refusalReason } from "./refusal.js";
 import { describePlan, overCommand, overSpend, payingLine, sessionSummary } from "./summary.js";
 
-// Paying per request with x402 (spec §5): the session joins the HTTP client as its 402 hook, takes
+// Paying per request with x402: the session joins the HTTP client as its 402 hook, takes
 // the offer the policy chooses (offer-policy.ts), signs it and reads it back. The books are in
 // books.ts, what the session says (plan, summary) in summary.ts; signing itself lives in sign.ts,
 // loaded only when a payment is made.

@@ -187,7 +187,7 @@ export class SandboxData extends TokenSet {
     return new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - t.index * 37_000).toISOString();
   }
 
-  /** A market record (§2.1). Every ninth token lacks the optional sections, as an early sample did. */
+  /** A market record. Every ninth token lacks the optional sections, as an early sample did. */
   marketRecord(t: TokenBase): Record<string, unknown> {
     const { indicators, sections: s, metrics } = this.figures(t);
     const record: Record<string, unknown> = {

@@ -102,7 +102,7 @@ export interface Page<T> {
 
 /**
  * One page of a list. With a duplicate rate, a page now and then repeats the last record of the
- * page before (live-notes: the live listing does).
+ * page before, as the live listing does (docs/api-notes.md, "Paging").
  */
 export function paged<T>(
   list: T[],

@@ -27,13 +27,13 @@ export interface SandboxOptions extends DataOptions, FaultOptions {
   x402DomainName?: string;
   /** TA records as the provider documents them (token_id, indicators per interval; default) or flat. */
   taStyle?: TaStyle;
-  /** Ask answers wrapped in {success, data} (api.md, default) or bare (the provider's docs). */
+  /** Ask answers wrapped in {success, data} (the default) or bare, the two forms the docs give. */
   askStyle?: AskStyle;
-  /** Listing pages carry {pageCount, total} (api.md, default), {totalPages, totalRecords}, or none. */
+  /** Listing pages carry {pageCount, total} (the default), {totalPages, totalRecords}, or none. */
   paginationKeys?: PaginationKeys;
   /** The pagination numbers as strings ("3" for 3). */
   paginationStrings?: boolean;
-  /** Market numbers as decimal strings (api.md, default) or JSON numbers with market_cap_usd (newer docs). */
+  /** Market numbers as decimal strings (the default) or JSON numbers with market_cap_usd (newer docs). */
   marketStyle?: MarketStyle;
   /** A quota on concurrent requests: beyond it, answer the throttle status (as a busy gateway does). */
   maxInFlight?: number;

@@ -13,7 +13,7 @@ export interface DataOptions {
   liveSeconds?: number;
 }
 
-/** Tickers that break naive batching (live-notes): they live at fixed places in the base list. */
+/** Tickers that break naive batching (docs/api-notes.md, "Token lists"): at fixed places in the base list. */
 export const AWKWARD_SYMBOLS = [
   "A&B",
   "C+D",

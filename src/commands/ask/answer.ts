@@ -69,7 +69,7 @@ export function selectAnswer(
 }
 
 /**
- * The answer in either form it comes in: wrapped in `{success, data}` (api.md) or bare
+ * The answer in either form it comes in: wrapped in `{success, data}` or bare
  * `{questionId, answerId, nlpResponse}` (the provider's docs); tokenDetails may be absent or null.
  */
 export function answerOf(status: number, body: unknown): AskData {

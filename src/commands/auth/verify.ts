@@ -4,7 +4,7 @@ import { ENDPOINTS } from "../../contract/endpoints.js";
 import { AuthError, CliError, InterruptedError, PaymentError } from "../../errors.js";
 
 // `auth status` and `auth login` ask the service whether it takes a key, with one request that
-// costs the least a key-only endpoint allows: the market endpoint (api.md §5.1: the key is required
+// costs the least a key-only endpoint allows: the market endpoint (the key is required
 // there, so no x402 offer stands in for it) asked for one token, never from the response cache.
 // The run's client pays nothing unless --pay is given, and this request never asks it to.
 

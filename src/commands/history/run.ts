@@ -17,7 +17,7 @@ import type historyCommand from "./index.js";
 
 type HistoryOptions = FlagValues<typeof historyCommand.flags>;
 
-// `tokenintel history`: each token's daily series from /v1/crypto-market-historical (live-notes),
+// `tokenintel history`: each token's daily series from /v1/crypto-market-historical,
 // one token per request, 1,000 days a page, newest day first on the wire and oldest first here.
 
 const { path: PATH, pageSize: PAGE_DAYS, selectors: SELECTORS } = ENDPOINTS.history;

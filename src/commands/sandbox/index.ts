@@ -96,7 +96,7 @@ const flags = flagTable({
   },
   askStyle: {
     flags: "--ask-style <style>",
-    description: "ask answers: envelope ({success, data}, api.md) or bare (the provider's docs)",
+    description: "ask answers: an envelope ({success, data}) or bare, the two forms the docs give",
     kind: "choice",
     choices: ["envelope", "bare"],
     what: "ask style",
@@ -116,7 +116,7 @@ const flags = flagTable({
   },
   marketStyle: {
     flags: "--market-style <style>",
-    description: "market numbers: strings (api.md) or numbers (newer docs, with market_cap_usd)",
+    description: "market numbers: strings (the older docs) or numbers (the newer, with market_cap_usd)",
     kind: "choice",
     choices: ["strings", "numbers"],
     what: "market style",

@@ -5,7 +5,7 @@ import { type DataCommandDefinition, dataCommand, type TableLayout } from "../da
 
 // Trending records keep their figures at the top level: the older path's record as strings
 // (`volume`, `liquidity`, `mcap`), the newer path's as numbers under other names (`volume_24h_usd`,
-// `liquidity_usd`, `market_cap_usd`, `network`, `score`; live-notes). Each column reads both; where a
+// `liquidity_usd`, `market_cap_usd`, `network`, `score`). Each column reads both; where a
 // server nests the figures as market does, the columns read that too.
 
 const figure = (header: string, paths: string[], format: "price" | "percent" | "usd") =>

@@ -2,7 +2,7 @@ import { ECOSYSTEM } from "../../contract/api.js";
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
-/** GET /v1/agents (api.md §4.3): agent tokens, all in the ecosystem. */
+/** GET /v1/agents: agent tokens, all in the ecosystem. */
 export const agents: Handler = keyedListing({
   endpoint: ENDPOINTS.agents,
   record: (ctx, t) => ctx.data.agentRecord(t),

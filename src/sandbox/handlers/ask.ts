@@ -3,7 +3,7 @@ import type { Chain } from "../../contract/api.js";
 import { HttpError, isChain } from "../http.js";
 import { type Handler, postedBody, questionOf, questionWords } from "./context.js";
 
-/** POST /v1/ask-loky (api.md §4.3): a canned markdown answer naming the tokens the question names. */
+/** POST /v1/ask-loky: a canned markdown answer naming the tokens the question names. */
 export const ask: Handler = (req, ctx) => {
   const posted = postedBody(req, ctx);
   if ("unpaid" in posted) return posted.unpaid;
@@ -43,6 +43,6 @@ export const ask: Handler = (req, ctx) => {
     nlpResponse: lines.join("\n"),
     tokenDetails: details.length ? details : null,
   };
-  // The provider's docs show the answer bare; api.md wraps it in {success, data}.
+  // The answer comes bare or wrapped in {success, data} (docs/api-notes.md, "Envelope and errors").
   return { body: ctx.options.askStyle === "bare" ? answer : { success: true, data: answer } };
 };

@@ -2,7 +2,7 @@ import { ENDPOINTS } from "../../contract/endpoints.js";
 import { get, type Handler, keyOrPayment, pageOf, paginationMeta, selectTokens } from "./context.js";
 
 /**
- * GET /v1/crypto-metainfo (api.md §4.2): the directory, with a key or paid per request (x402).
+ * GET /v1/crypto-metainfo: the directory, with a key or paid per request (x402).
  * It answers in the style the options choose: the spec's envelope, a bare array, or paginated.
  */
 export const directory: Handler = get((req, ctx) => {

@@ -53,7 +53,7 @@ export function historySeries(
 }
 
 /**
- * GET /v1/crypto-market-historical (live-notes, "Historical market data"): one token's series by
+ * GET /v1/crypto-market-historical (docs/api-notes.md, "Records"): one token's series by
  * token_id, token_ticker or token_address, newest day first, 1,000 days a page, within
  * start_date..end_date when given.
  */

@@ -34,7 +34,7 @@ const served = (Object.entries(ENDPOINTS) as Array<[EndpointName, EndpointSpec]>
 /** Every path the sandbox answers (both generations and the aliases of each entry), and its handler. */
 export const ROUTES: Record<string, Handler> = Object.fromEntries([
   ...served.flatMap(([name, e]) => pathsOf(e).map((path) => [path, HANDLERS[name]!] as const)),
-  // The market path without its slash answers 301 to it (live-notes).
+  // The market path without its slash answers 301 to it (docs/api-notes.md, "Paths").
   [ENDPOINTS.market.path.replace(/\/$/, ""), marketRedirect],
 ]);
 

@@ -1,7 +1,7 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
-/** GET /v1/crypto-market/ (api.md §4.1); the path without the slash answers 301 (live-notes). */
+/** GET /v1/crypto-market/; the path without the slash answers 301 (docs/api-notes.md, "Paths"). */
 export const market: Handler = keyedListing({
   endpoint: ENDPOINTS.market,
   record: (ctx, t) =>

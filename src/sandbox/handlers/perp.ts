@@ -3,7 +3,7 @@ import { HttpError } from "../http.js";
 import { hash32, rng } from "../tokens.js";
 import { type Handler, paid, type SandboxContext } from "./context.js";
 
-// Perp intelligence (live-notes, "Perp intelligence"): one market of one venue a request, at
+// Perp intelligence (docs/api-notes.md, "Perp intelligence"): one market of one venue a request, at
 // /v1/perp-intelligence with `dex` (required, one of ten) and at Hyperliquid's older
 // /v1/hl-perp-trade. Not every venue lists every market: some list tokenized equities or
 // commodities, some do not list the small coins. The figures are drawn from the venue and the

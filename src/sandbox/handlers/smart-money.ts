@@ -5,7 +5,7 @@ import { draw, type Handler, namedTokens, paid } from "./context.js";
 const round = (n: number, digits: number) => Number(n.toFixed(digits));
 
 /**
- * GET /v1/smart-money-trends (live-notes, "The provider's newer catalogue"): per named token on
+ * GET /v1/smart-money-trends (docs/api-notes.md, "Records"): per named token on
  * Base, the net inflow and outflow of the top 50 smart-money wallets, USD and token amounts per
  * window, as JSON numbers. Not paged. The token amounts are the USD values at the token's price.
  */

@@ -5,11 +5,11 @@ import { draw, type Handler, namedTokens, paid } from "./context.js";
 const USER_TYPES = ["regular", "regular", "smart_money_user", "regular", "dev"] as const;
 /** Six significant digits: the sandbox's small-cap prices go down to 1e-8. */
 const round = (n: number) => Number(n.toPrecision(6));
-/** "3.4M", as the service formats net_staked (live-notes). */
+/** "3.4M", as the service formats net_staked (docs/api-notes.md, "Records"). */
 const short = (n: number) => formatCompact(n.toFixed(12)).replace(/(\.\d)\d+/, "$1");
 
 /**
- * GET /v1/stake-trends, and the newer /v1/staking-intelligence (live-notes): per named token on
+ * GET /v1/stake-trends, and the newer /v1/staking-intelligence: per named token on
  * Base, staking details, the last 24h, and recent activities. The older path writes `tvl`, the
  * newer `tvl_usd`; `net_staked` and `net_staked_usd` are formatted strings ("3.4M", "29.4K").
  */

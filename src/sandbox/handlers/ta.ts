@@ -1,7 +1,7 @@
 import { ENDPOINTS } from "../../contract/endpoints.js";
 import { type Handler, keyedListing } from "./context.js";
 
-/** GET /v1/token-ta (api.md §4.3, live-notes): multi-interval technical analysis. */
+/** GET /v1/token-ta: multi-interval technical analysis (docs/api-notes.md, "Records"). */
 export const ta: Handler = keyedListing({
   endpoint: ENDPOINTS.ta,
   record: (ctx, t) =>

@@ -7,7 +7,7 @@ import { draw, type Handler, pageOf, paginationMeta, paid, type SandboxContext }
 type Metrics = Record<string, string>;
 const metricsOf = (ctx: SandboxContext, t: TokenBase) => ctx.data.marketRecord(t).token_metrics as Metrics;
 
-/** What each strategy ranks by (live-notes: mcap the default, volume with staking or smart money). */
+/** What each strategy ranks by: mcap the default, volume with staking or with smart money. */
 const RANK_BY: Record<(typeof TRENDING_STRATEGIES)[number], (ctx: SandboxContext, t: TokenBase) => number> = {
   mcap: (ctx, t) => ctx.data.mcapOf(t),
   volume_and_staking: (ctx, t) => Number(metricsOf(ctx, t).volume_24h) * (1 + draw(ctx, t, "staking")()),
@@ -19,7 +19,7 @@ const RANK_BY: Record<(typeof TRENDING_STRATEGIES)[number], (ctx: SandboxContext
 const RANKED = 200;
 
 /**
- * GET /v1/trending and the newer /v1/trending-tokens (live-notes): the top 200 tokens of the chain
+ * GET /v1/trending and the newer /v1/trending-tokens: the top 200 tokens of the chain
  * by the strategy asked for, mcap when none is (the service's default); without a chain, every
  * chain's tokens ranked together. The older
  * path answers the older record (`volume`, `liquidity`, `mcap` as strings at the top level), the
