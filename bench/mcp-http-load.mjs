@@ -1,8 +1,8 @@
 // The load of npm run bench on `tokenintel mcp --http`: makes a token, starts `node <bin> --base-url
-// <url> --api-key <key> mcp --http 127.0.0.1:0`, then three rounds of 30 clients at once (the MCP
+// <url> --api-key <key> mcp --http 127.0.0.1:0`, then eight rounds of 30 clients at once (the MCP
 // SDK's Streamable HTTP client, half pinned to 2026-07-28, half in 2025 sessions), 5 market calls
 // each. Prints, as JSON, each round's wall time in ms, the calls' latency (median and 99th
-// percentile, ms), and the server's peak and last resident memory (MB, from /proc); exits 1 when a
+// percentile, ms) and the server's resident memory after it, and its peak (MB, from /proc); exits 1 when a
 // call fails. Then SIGTERM, and the server's exit code must be 0.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,6 +12,8 @@ import { performance } from "node:perf_hooks";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const [node, bin, url, key] = process.argv.slice(2);
+/** Rounds of 30 clients: enough for the server's memory to settle where it stays. */
+const ROUNDS = 8;
 // Its own folders: the token made here is this run's alone.
 const folder = mkdtempSync(join(tmpdir(), "tokenintel-bench-http-"));
 process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
@@ -47,7 +49,7 @@ async function connect(i) {
 
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const rounds = [];
-for (let round = 0; round < 3; round++) {
+for (let round = 0; round < ROUNDS; round++) {
   const clients = await Promise.all(Array.from({ length: 30 }, (_, i) => connect(i)));
   const latencies = [];
   const t0 = performance.now();
@@ -61,7 +63,12 @@ for (let round = 0; round < 3; round++) {
       }),
     ),
   );
-  rounds.push({ ms: performance.now() - t0, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) });
+  rounds.push({
+    ms: performance.now() - t0,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    rssMb: memory("VmRSS"),
+  });
   await Promise.all(clients.map((c) => c.transport.terminateSession().then(() => c.close())));
 }
 const peakMb = memory("VmHWM");
