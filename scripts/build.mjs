@@ -31,23 +31,6 @@ const lazyHttp2 = {
   },
 };
 
-// commander requires node:child_process at load time (~5 ms) for git-style executable subcommands,
-// which tokenintel does not use. Hand it a proxy that loads the module on first use instead.
-const lazyChildProcess = {
-  name: "lazy-commander-child-process",
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => {
-      if (!args.importer.includes(`${sep}commander${sep}`)) return undefined;
-      return { path: "child_process", namespace: "lazy-builtin" };
-    });
-    b.onLoad({ filter: /.*/, namespace: "lazy-builtin" }, () => ({
-      contents:
-        'let real;\nmodule.exports = new Proxy({}, { get: (_, key) => (real ??= require("node:child_process"))[key] });\n',
-      loader: "js",
-    }));
-  },
-};
-
 // ws (under viem's WebSocket transport, which tokenintel does not use) tries require("bufferutil")
 // and require("utf-8-validate") inside try/catch for optional native speed-ups. Left as they are,
 // dist/ would look up bare packages at run time and pick up whatever a parent folder of the
@@ -67,10 +50,10 @@ const noOptionalNatives = {
 };
 
 // cli-table3 (the tables whose cells wrap, src/output/wrap.ts) measures every line it draws with
-// string-width, twice, and string-width builds emoji-regex's pattern (some 10 KB of source) anew for
-// each call. It measures with src/output/width.ts instead: the same widths tokenintel fitted the
-// columns with, so that a column's width means the same cells to both (and an ASCII line costs one
-// regex test).
+// string-width. It measures with src/output/width.ts instead: the widths tokenintel fitted the
+// columns with, so that a column's width means the same cells to both (string-width counts a zero
+// width space as one cell, width.ts as none: a cell holding one would be padded short). Kept for
+// that, not for speed: `npm run bench -- --trials` measured no difference on a wrapped table.
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ownStringWidth = {
   name: "own-string-width",
@@ -126,7 +109,7 @@ const options = {
   banner: {
     js: 'import { createRequire as __tiCreateRequire } from "node:module"; const require = __tiCreateRequire(import.meta.url);',
   },
-  plugins: kept([undiciPublic(), lazyHttp2, lazyChildProcess, noOptionalNatives, ownStringWidth, nodePrefix]),
+  plugins: kept([undiciPublic(), lazyHttp2, noOptionalNatives, ownStringWidth, nodePrefix]),
   define: { __TOKENINTEL_VERSION__: JSON.stringify(pkg.version) },
   logLevel: "warning",
 };

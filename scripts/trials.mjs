@@ -111,7 +111,7 @@ const wrapped = [...key(s0), "check", "-c", "base", "--tickers", tickers];
 const stream = [...key(big), "directory", "-c", "base", "--ndjson"];
 
 // [trick, what it is said to save, how to run without it, the run measured, the figure].
-const PLUGINS = ["lazy-undici-http2", "lazy-commander-child-process", "undici-public", "core-chunk"];
+const PLUGINS = ["lazy-undici-http2", "undici-public", "core-chunk"];
 const TRIALS = [
   ...PLUGINS.map((p) => [`plugin ${p}`, "start-up of a run that requests", { build: p }, one, {}, "ms"]),
   [
