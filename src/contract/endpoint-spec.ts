@@ -111,7 +111,7 @@ export interface EndpointSpec {
 
 export const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
 export const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
-/** The Base-only endpoints that answer a list of tickers or addresses, unpaged (smart money, staking). */
+/** The Base-only endpoints that answer a list of tickers or addresses, unpaged. */
 export const BASE_TOKEN_LIST = {
   method: "GET",
   pageSize: 0,

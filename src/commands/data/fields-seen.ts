@@ -24,7 +24,7 @@ const MAX_KEY_LENGTH = 128;
  */
 const FIELD_NAME = /^[A-Za-z_][\w-]*$/;
 
-/** Records another spelling of the command shows (staking's activities): their fields, and how to get them. */
+/** Records another spelling of the command shows (the rows a record holds): their fields, and how to get them. */
 export interface OtherRecords {
   /** Their shape's paths. */
   paths: ReadonlySet<string>;
@@ -46,7 +46,7 @@ export class FieldsSeen {
 
   /**
    * Refuses, before any request, a --where or --sort field that is not these records' but the other
-   * records' (`staking --where user_type=dev`: the user type is an activity's): it would match nothing.
+   * records' (a row's field asked of the records that hold the rows): it would match nothing.
    */
   pointElsewhere(flag: string, path: string): void {
     if (DECIDING.has(flag) && this.other?.paths.has(path))
