@@ -1,19 +1,64 @@
 import { describe, expect, it } from "vitest";
 import { displayWidth } from "../../../src/output/width.js";
-import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
+import { useKeyedSandbox } from "../sandbox-runs.js";
 
-// ask run in-process through run() against the sandbox: the answer's markdown laid out at the
-// terminal's width.
+// `tokenintel ask` run in-process through run() against the sandbox: the question posted, the answer
+// as JSON, in every format, and on a terminal, its markdown laid out at the terminal's width.
 
-const KEY = `sk_test_${Math.random().toString(36).slice(2)}_ask`;
-const servers = useServers();
-const sandbox = useSandbox({ apiKey: KEY });
-neverShown(KEY);
+const { KEY, servers, dir, sandbox, cliAt } = useKeyedSandbox("ask");
 
-const cli = (args: string[], env: Record<string, string> = {}) =>
-  run(["--base-url", sandbox.url, ...args], servers.folder(), { env: { TOKENINTEL_API_KEY: KEY, ...env } });
+const cli = (args: string[], env: Record<string, string> = {}) => cliAt(sandbox, args, env, servers.folder());
 const words = (text: string) => text.split(/\s+/).filter((w) => w && w !== "•" && w !== "│");
+
+describe("ask", () => {
+  it("ask posts the question and prints the data object as JSON", async () => {
+    const token = sandbox.data.list("base", undefined)[20]!;
+    const r = await cli(["ask", `what about $${token.symbol}?`, "--chain", "base", "--json"]);
+    expect(r.code).toBe(0);
+    const data = JSON.parse(r.stdout) as { nlpResponse: string; tokenDetails: Array<{ token_id: string }> };
+    expect(data.nlpResponse).toContain(token.symbol);
+    // The sandbox says it is the sandbox, and links nowhere (it linked to a placeholder URL).
+    expect(data.nlpResponse).toContain("Data from the tokenintel sandbox (`tokenintel sandbox`)");
+    expect(data.nlpResponse).not.toMatch(/\]\(https?:/);
+    expect(data.tokenDetails.map((d) => d.token_id)).toEqual([token.id]);
+    // Unquoted, the words are one question (as gh joins a search's words), not "too many arguments".
+    const words = await cli(["ask", "what", "about", `$${token.symbol}?`, "--chain", "base", "--json"]);
+    expect(words.code, words.stderr).toBe(0);
+    expect((JSON.parse(words.stdout) as { nlpResponse: string }).nlpResponse).toContain(
+      `You asked: *what about $${token.symbol}?*`,
+    );
+  });
+
+  it("ask renders the answer and a table of token details on a terminal, and reads the question from stdin", async () => {
+    const token = sandbox.data.list("base", undefined)[21]!;
+    const r = await run(["--base-url", sandbox.url, "ask", "-"], dir.path, {
+      env: { TOKENINTEL_API_KEY: KEY, TOKENINTEL_FORCE_TTY: "1", NO_COLOR: "1" },
+      input: `is ${token.symbol} up today?`,
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("Sandbox answer");
+    expect(r.stdout).toMatch(new RegExp(`TICKER\\s+NAME[\\s\\S]*${token.symbol.replace(/[$]/g, "\\$")}`));
+  });
+});
+
+describe("ask in every output format", () => {
+  it("ask", async () => {
+    const token = sandbox.data.list("base", undefined)[30]!;
+    const q = ["ask", `price of ${token.symbol}`, "--chain", "base"];
+    const ndjson = await cli([...q, "--ndjson"]);
+    expect(ndjson.stdout.trimEnd().split("\n")).toHaveLength(1);
+    expect((JSON.parse(ndjson.stdout) as { tokenDetails: unknown[] }).tokenDetails).toHaveLength(1);
+    const csv = await cli([...q, "-o", "csv", "--fields", "token_ticker,current_usd_price"]);
+    expect(csv.stdout).toBe(
+      `token_ticker,current_usd_price\n${token.symbol},${(sandbox.data.askDetail(token) as { current_usd_price: string }).current_usd_price}\n`,
+    );
+    const none = await cli(["ask", "hello there", "-o", "table"], { NO_COLOR: "1" });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toMatch(/found no token/);
+    expect(none.stderr).toMatch(/No token details/);
+  });
+});
 
 describe("ask on a terminal", () => {
   it("at 40 columns the answer breaks between words: every line fits, no word or number is cut", async () => {
