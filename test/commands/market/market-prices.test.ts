@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { useSandbox, useServers } from "../e2e/fixtures.js";
-import { run } from "./harness.js";
+import { useDemoSandbox } from "../sandbox-runs.js";
 
-// Prices in tables through run() against the sandbox: a price below 0.001 keeps four significant
-// digits, its trailing zeros too (0.0₇6300, never 0.0₇63), and an indicator's columns in ta's grid
-// share one precision (94.8730 beside 90.0185, never 94.873).
+// Prices in market's table, in-process through run() against the sandbox: a price below 0.001 keeps
+// four significant digits, its trailing zeros too (0.0₇6300, never 0.0₇63).
 
-const sandbox = useSandbox();
-const dir = useServers().folder();
-const at = (args: string[]) =>
-  run(["--base-url", sandbox.url, "--api-key", sandbox.apiKey, ...args], dir, { env: { NO_COLOR: "1" } });
+const { at } = useDemoSandbox({ NO_COLOR: "1" });
 
 const SUBSCRIPT = "₀₁₂₃₄₅₆₇₈₉";
 
@@ -48,19 +43,5 @@ describe("prices below 0.001", () => {
     // The sandbox's data has hundreds of them, some whose fourth digit rounds to 0 (0.0₆2760).
     expect(small.length).toBeGreaterThan(100);
     expect(small.filter((cell) => /0$/.test(cell)).length).toBeGreaterThan(5);
-  });
-});
-
-describe("ta's grid", () => {
-  it("writes every interval of an indicator with one precision, in a row of one token", async () => {
-    for (const view of ["support", "resistance", "sma"]) {
-      const r = await at(["ta", "-c", "base", "--tickers", "VIRTUAL", "--view", view, "-o", "table"]);
-      expect(r.code, r.stderr).toBe(0);
-      const [head, row] = r.stdout.trimEnd().split("\n");
-      const cells = row!.trim().split(/\s+/).slice(1);
-      expect(cells.length, head).toBeGreaterThan(3);
-      const places = new Set(cells.map((cell) => /\.(\d+)$/.exec(cell)?.[1]?.length));
-      expect([...places], `${view}: ${row}`).toHaveLength(1);
-    }
   });
 });
