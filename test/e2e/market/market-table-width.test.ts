@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { useServers } from "./fixtures.js";
-import { type HostileServer, sendJson } from "./hostile-server.js";
-import { inTerminal, plain } from "./terminal-session.js";
+import { useServers } from "../fixtures.js";
+import { type HostileServer, sendJson } from "../hostile-server.js";
+import { inTerminal, plain } from "../terminal-session.js";
 
 // A market table whose token names hold emoji, CJK and accents, drawn in a real terminal: every
 // column starts at the same cell in every row. The cells are counted here on their own, from a
