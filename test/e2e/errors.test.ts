@@ -17,7 +17,7 @@ neverShown(KEY);
 const total = () => sandbox.stats.requests;
 
 describe("usage errors: exit 2 before any request", () => {
-  // The full list of usage errors runs in-process (test/commands/usage.test.ts); these two check
+  // The full list of usage errors runs in-process (test/commands/data/usage.test.ts); these two check
   // that the program turns a usage error into exit 2 and one line, for a command flag and a
   // global one.
   const cases: Array<[string, string[], RegExp]> = [

@@ -190,7 +190,7 @@ describe("--watch", () => {
     expect(s.screen()).toMatch(/Every 3s \(slowed to 3s: 3 requests a refresh, 60\/min\)/);
     s.child.stdin.write("\x03");
     expect(await s.exited).toBe(130);
-    // Into a pipe a watch streams NDJSON (test/e2e/watch.test.ts); a table it refuses.
+    // Into a pipe a watch streams NDJSON (test/e2e/data/watch.test.ts); a table it refuses.
     const piped = await runPiped(["market", "-c", "base", "--watch", "-o", "table"]);
     expect(piped.code).toBe(2);
     expect(piped.stderr).toMatch(/--watch into a pipe writes NDJSON lines/);

@@ -5,7 +5,7 @@ import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import type { HostileServer } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// `tokenintel api <path>`: no path, however written, reaches another host with the key (issue 22 A).
+// `tokenintel api <path>`: no path, however written, reaches another host with the key.
 // A second server on loopback stands for the attacker's and must see no request at all.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_origin`;

@@ -22,7 +22,7 @@ const rawServer = (head: string, body: string): Promise<{ url: string }> =>
     });
   });
 
-describe("h: api -i shows the reason phrase", () => {
+describe("api -i shows the reason phrase", () => {
   it("the standard phrase from the sandbox", async () => {
     const r = await run(["--base-url", sandbox.url, "api", "/v1/nope", "-i"], freshDir(), {
       env: { TOKENINTEL_API_KEY: KEY },

@@ -4,6 +4,10 @@ import { describe, expect, it } from "vitest";
 import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
+// `tokenintel api <path>`, in-process through run() against the sandbox: the body printed as the
+// server sent it, fields as query parameters or a JSON body, --input and -F, --paginate as one
+// document, --include, --silent and --verbose with the key masked, and its usage errors.
+
 const KEY = `sk_api_${Math.random().toString(36).slice(2)}_hidden`;
 const dir = { path: useServers().folder() };
 const sandbox = useSandbox({ apiKey: KEY });

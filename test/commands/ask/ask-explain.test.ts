@@ -124,7 +124,7 @@ describe("ask --explain against an answer without token details", () => {
   });
 });
 
-describe("ask --explain is bounded (issue 33)", () => {
+describe("ask --explain is bounded", () => {
   it("an answer naming 3,000 tokens: 30 looked up, one market request per chain, the rest counted; unknown chains never asked", async () => {
     const chains = ["base", "solana", "ethereum", "base&chain=evil", "SOLANA"];
     const details = Array.from({ length: 3000 }, (_, i) => ({

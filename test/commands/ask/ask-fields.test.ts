@@ -15,7 +15,7 @@ const token = (symbol: string): TokenBase => {
   return t;
 };
 
-describe("3. ask --fields means the same in every format", () => {
+describe("ask --fields means the same in every format", () => {
   const q = ["ask", "how is $BAKO doing", "--chain", "base"];
   const bako = () => sandbox.data.askDetail(token("BAKO")) as Record<string, string>;
 

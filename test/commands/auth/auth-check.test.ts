@@ -6,7 +6,7 @@ import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import { type HostileServer, sendJson } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue 12 item 13: `auth status` asks the service whether it takes the key (exit 4 when it says
+// `auth status` asks the service whether it takes the key (exit 4 when it says
 // no, like `gh auth status`); `auth login` asks before it stores one (--no-verify: offline). A
 // network failure is no verdict: exit 1, never 4.
 

@@ -5,8 +5,8 @@ import { SANDBOX_API_KEY } from "../../../src/sandbox/tokens.js";
 import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// Issue 22 items 8 and 18: `auth login --sandbox` saved the sandbox's demo key as the real key,
-// and `auth status --sandbox` never looked at a stored key. With --sandbox, auth works on a sandbox
+// `auth login --sandbox` never saves the sandbox's demo key as the real key, and `auth status
+// --sandbox` looks at the sandbox's stored key. With --sandbox, auth works on a sandbox
 // profile of its own (the config folder's sandbox/), so the whole "log in, check, log out" can be
 // tried against the sandbox and the real key is never read, written or removed. `auth login
 // --api-key K` stores K (after checking it) instead of prompting; --base-url beside --sandbox is

@@ -5,8 +5,8 @@ import { useServers } from "../../e2e/fixtures.js";
 import type { HostileServer } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue 22 D (a 2xx body echoing the key was cached as is) and 17 (a cache folder that cannot be
-// written failed silently, or named the wrong reason): the response cache through the binary.
+// The response cache's files, in-process through run(): a 2xx body echoing the key is stored with
+// the key masked, and a cache folder that cannot be written says so once, with the right reason.
 
 const KEY = "ti_test_cache_files_key_41c9e2";
 const servers = useServers();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failingSubject } from "../../../src/commands/check/run.js";
 import { runCommand, StubServer } from "../harness.js";
 
-// Issue 34 item 2: check's liquidity-against-market-cap share carries significant digits, so real
+// check's liquidity-against-market-cap share carries significant digits, so real
 // liquidity is never reported as "0"; JSON, CSV and the table give the same figure.
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
@@ -68,7 +68,7 @@ describe("check: the liquidity share", () => {
   });
 });
 
-// Issue 34 item 13: "1 of the 1 token named is at high risk" reads as a slip.
+// One token named and failing is "the token named", never "1 of the 1 token named".
 describe("check --fail-on: who fails, in words", () => {
   it("one token named and failing is 'the token named'", async () => {
     const r = await check("--fail-on", "high", "--json");

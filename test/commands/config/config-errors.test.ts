@@ -4,10 +4,9 @@ import { describe, expect, it } from "vitest";
 import { useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// A config store that cannot be used is named, never quoted, never silently ignored. Issue 22 D and
-// 20: a setting that cannot be used is named, in `config list` and by the command that would use
-// it; never shown as if it were fine. Issue 10 item 12: a corrupt file is named, its text (which
-// holds the key) never quoted.
+// A config store that cannot be used is named, never quoted, never silently ignored: a setting that
+// cannot be used is named, in `config list` and by the command that would use it, never shown as if
+// it were fine; a corrupt file is named, its text (which holds the key) never quoted.
 
 const servers = useServers();
 const dir = { path: servers.folder() };

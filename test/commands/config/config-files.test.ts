@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// A config store that is not the user's own and private (issue 10 item 13): a file or folder owned
+// A config store that is not the user's own and private: a file or folder owned
 // by another user, or that others may write to, is refused by every reader with one line and exit 2;
 // a key others can read is used, with a warning that says how to fix it.
 

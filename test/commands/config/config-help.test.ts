@@ -3,9 +3,9 @@ import { settingNames } from "../../../src/flags/settings-table.js";
 import { tempDir } from "../../e2e/helpers.js";
 import { run } from "../harness.js";
 
-// Issue 22 item 14: `config --help` missed pay-network and pushed its description out of line.
-// The list is the settings table's, each name padded to the longest. Issue 12 item 16: the timeout
-// setting's line says a plain number is seconds, as --timeout's does.
+// `config --help` lists every setting, pay-network included, its description in line: the list is
+// the settings table's, each name padded to the longest. The timeout setting's line says a plain
+// number is seconds, as --timeout's does.
 
 const dir = tempDir();
 afterAll(() => dir.remove());

@@ -10,7 +10,7 @@ const { KEY, servers, sandbox } = useKeyedSandbox("variables");
 const freshDir = () => servers.folder();
 const WALLET = `0x${"5a".repeat(32)}`;
 
-describe("b: a bad value in a TOKENINTEL_* variable names the variable, not the flag", () => {
+describe("a bad value in a TOKENINTEL_* variable names the variable, not the flag", () => {
   const market = () => ["--base-url", sandbox.url, "market", "-c", "base", "--limit", "1"];
   const pay = () => [
     "--base-url",

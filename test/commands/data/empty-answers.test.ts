@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// Issue 22 item 15: an answer with no records says why when it can, and CSV still has its header.
+// An answer with no records says why when it can, and CSV still has its header.
 
 const dir = { path: useServers().folder() };
 const sandbox = useSandbox();
@@ -50,7 +50,7 @@ describe("a page past the last one", () => {
   });
 });
 
-describe("hints that fit (issue 22 item 16)", () => {
+describe("hints that fit", () => {
   it("the page ceiling suggests the server's page count when it said one", async () => {
     const last = Math.ceil(sandbox.data.list("base", undefined).length / 30);
     const r = await cli(["market", "-c", "base", "--max-pages", "3", "--json"]);

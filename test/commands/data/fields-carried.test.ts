@@ -3,7 +3,7 @@ import { useServers } from "../../e2e/fixtures.js";
 import { sendJson } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue #34, item 9: the field checks accept what the records carry: the seed's TA records have
+// The field checks accept what the records carry: the seed's TA records have
 // symbol, name and usd_price at the top level, and a record may carry fields no shape lists; a
 // field no record has is named, never an answer of empty objects.
 

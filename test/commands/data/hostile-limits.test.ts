@@ -5,7 +5,7 @@ import type { RunResult } from "../../e2e/helpers.js";
 import { type HostileHandler, type HostileServer, sendJson } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue 10, "Memory and time": a hostile server can send an endless body, pages that never end or
+// Memory and time: a hostile server can send an endless body, pages that never end or
 // repeat forever, JSON nested 100,000 deep and strings of many megabytes. Every run ends, in one
 // line on stderr, with what was fetched still printed where the run could print it.
 
@@ -58,7 +58,7 @@ function endlessBody(res: ServerResponse, sent: { bytes: number }): void {
   pump();
 }
 
-describe("item 7: a response body is capped as it streams", () => {
+describe("a response body is capped as it streams", () => {
   it("an endless 200 body stops at the default 32 MiB cap: one line naming the cap and --max-body, exit 1, never retried", async () => {
     const sent = { bytes: 0 };
     const s = await serve((_req, res) => endlessBody(res, sent));
@@ -123,7 +123,7 @@ describe("item 7: a response body is capped as it streams", () => {
 const newRecords = (page: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: `p${page}-${i}`, symbol: `T${page}X${i}` }));
 
-describe("item 8: every page walk ends", () => {
+describe("every page walk ends", () => {
   it("a server whose every page is new and full (no page count) is walked to --max-pages (one more request to look); what was fetched is printed", async () => {
     const s = await serve((req, res) =>
       sendJson(res, { success: true, data: newRecords(pageOf(req.url!), 100) }),
@@ -262,7 +262,7 @@ describe("item 8: every page walk ends", () => {
   });
 });
 
-describe("item 9: deep JSON and long strings end cleanly", () => {
+describe("deep JSON and long strings end cleanly", () => {
   const DEPTH = 100_000;
   const deepBody = `{"success":true,"data":[{"id":"deep","token_info":{"symbol":"DEEP"},"extra":${"[".repeat(DEPTH)}${"]".repeat(DEPTH)}}]}`;
 

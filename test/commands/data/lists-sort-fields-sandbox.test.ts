@@ -6,9 +6,10 @@ import type { TokenBase } from "../../../src/sandbox/tokens.js";
 import { neverShown, useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// Issue 12: answers that are right (the real top n, LF CSV, ask --fields, records paid for kept,
-// --strict) and the conveniences around lists, --fields, --sort and table-only flags. The built
-// binary against the sandbox.
+// Answers that are right (the real top n, LF CSV, --strict) and the conveniences around lists,
+// --fields, --sort and table-only flags, in-process through run() against the sandbox. (ask --fields
+// is in test/commands/ask/ask-fields.test.ts; a walk --max-spend stops, in
+// test/commands/pay/max-spend.test.ts.)
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_secret`;
 const dir = { path: useServers().folder() };
@@ -30,7 +31,7 @@ const token = (symbol: string): TokenBase => {
 const mcap = (t: TokenBase) =>
   Number((sandbox.data.marketRecord(t) as { token_metrics: { mcap: string } }).token_metrics.mcap);
 
-describe("1. --sort with --limit is the real top n", () => {
+describe("--sort with --limit is the real top n", () => {
   const args = ["market", "-c", "base", "--sort", "token_metrics.mcap:desc", "--limit", "3"];
   const expected = () =>
     [...base()]
@@ -88,7 +89,7 @@ describe("1. --sort with --limit is the real top n", () => {
   });
 });
 
-describe("2. CSV lines end in LF; --crlf for spreadsheets", () => {
+describe("CSV lines end in LF; --crlf for spreadsheets", () => {
   it("awk-style matching of a field works on the default output", async () => {
     const args = ["directory", "-c", "base", "--limit", "5", "-o", "csv", "--fields", "symbol,ecosystem"];
     const lf = await cli(args);
@@ -103,7 +104,7 @@ describe("2. CSV lines end in LF; --crlf for spreadsheets", () => {
   });
 });
 
-describe("5. --strict", () => {
+describe("--strict", () => {
   const args = ["market", "-c", "base", "--tickers", "AERO,NOSUCH1,DEGEN,NOSUCH2", "--json"];
   it("without it: the matches, a warning, exit 0", async () => {
     const r = await cli(args);
@@ -123,7 +124,7 @@ describe("5. --strict", () => {
   });
 });
 
-describe("7. lists from a file and from stdin", () => {
+describe("lists from a file and from stdin", () => {
   const symbols = (stdout: string) =>
     (JSON.parse(stdout) as Array<{ token_info: { symbol: string } }>).map((x) => x.token_info.symbol);
 
@@ -166,7 +167,7 @@ describe("7. lists from a file and from stdin", () => {
   });
 });
 
-describe("7b. the order given", () => {
+describe("the order given", () => {
   it("--tickers comes back in the order given, with --page too", async () => {
     // Three tokens the service lists in another order than the one asked.
     const symbols = base()
@@ -184,7 +185,7 @@ describe("7b. the order given", () => {
   });
 });
 
-describe("8. $ before a ticker; values in any case", () => {
+describe("$ before a ticker; values in any case", () => {
   it("'$AERO,$DEGEN' asks for AERO and DEGEN", async () => {
     const r = await cli(["market", "-c", "base", "--tickers", "$AERO,$DEGEN", "--json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -219,7 +220,7 @@ describe("8. $ before a ticker; values in any case", () => {
   });
 });
 
-describe("9. --fields alone, --sort suggestions, sections, rug_status", () => {
+describe("--fields alone, --sort suggestions, sections, rug_status", () => {
   it("--fields alone lists the command's dot paths on stdout", async () => {
     const market = await cli(["market", "--fields"]);
     expect(market.code).toBe(0);
@@ -271,7 +272,7 @@ describe("9. --fields alone, --sort suggestions, sections, rug_status", () => {
   });
 });
 
-describe("12. table-only flags with other formats", () => {
+describe("table-only flags with other formats", () => {
   it("one warning line naming the flags given; none for a table", async () => {
     const args = ["market", "-c", "base", "--tickers", "AERO"];
     const json = await cli([...args, "--view", "risk", "--wide", "--json"]);

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropDollar, itemsFromText } from "../../../src/commands/data/lists.js";
 import { runCommand, StubServer } from "../harness.js";
 
-// Issue 12 in-process: what --sort with --limit requests, and the checks that stop a run before
-// any request (behaviour against the sandbox is in lists-sort-fields-sandbox.test.ts).
+// What --sort with --limit requests, and the checks that stop a run before any request, in-process
+// against a stub server (behaviour against the sandbox is in lists-sort-fields-sandbox.test.ts).
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
 const PAGES = 7;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// Issue #34, item 13: tables built with --fields read like the views (their headers, ✓/✗), and a
+// Tables built with --fields read like the views (their headers, ✓/✗), and a
 // terminal whose locale is not UTF-8 gets ASCII symbols, tables and charts still lined up.
 
 const sandbox = useSandbox();

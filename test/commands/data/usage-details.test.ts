@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCommand, StubServer } from "../harness.js";
 
-// Issue 12 item 16, the usage errors: a whole number too large for any flag says "too large"
+// Usage errors of numbers and pages: a whole number too large for any flag says "too large"
 // (not "expected a whole number"), and --page past 1 with a list says the list has one page. Each
 // is exit 2, one line, before any request.
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../e2e/helpers.js";
 import { run } from "../harness.js";
 
-// Usage errors a new user meets (issue 22 items 12 and 17): one line each, exit 2, saying what to
+// Usage errors a new user meets: one line each, exit 2, saying what to
 // type instead.
 
 const dir = tempDir();

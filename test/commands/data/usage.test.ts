@@ -64,14 +64,14 @@ describe("usage errors: exit 2 before any request", () => {
       ["--timeout", "soon", "config", "list"],
       /--timeout: expected a span such as 30s, 10m, 2h/,
     ],
-    // Issue 34 item 6: one grammar; each flag refuses what makes no sense for it, saying why.
+    // One grammar of durations; each flag refuses what makes no sense for it, saying why.
     [
       "history --since 6m (six minutes, for a daily history)",
       ["history", "-c", "base", "--tickers", "BAKO", "--since", "6m"],
       /^tokenintel: --since: "6m" is 6 minutes, and history is daily: for 6 months write 6mo$/m,
     ],
     [
-      "history --since further back than any token's history (issue 33 item 5)",
+      "history --since further back than any token's history",
       ["history", "-c", "base", "--tickers", "BAKO", "--since", "99999y"],
       /--since: "99999y" reaches back more than 20 years/,
     ],
@@ -108,7 +108,7 @@ describe("usage errors: exit 2 before any request", () => {
     ["api with a bad method", ["api", "/v1/x", "-X", "DELETE"], /--method: expected GET or POST/],
     ["api --ndjson without --paginate", ["api", "/v1/x", "--ndjson"], /--ndjson goes with --paginate/],
     ["config set of an unknown key", ["config", "set", "colour", "x"], /unknown config key "colour"/],
-    // Issue 34 item 13: a mistyped key gets a did-you-mean.
+    // A mistyped key gets a did-you-mean.
     [
       "config set of a mistyped key",
       ["config", "set", "chian", "base"],

@@ -6,9 +6,9 @@ import { tempDir } from "../../e2e/helpers.js";
 import type { HostileServer } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue 22 C, 2 and D run in-process through run(): the token index is written whole or not at all, is
-// not trusted in a folder or file others can write, is said to be damaged when it is, and a cache
-// folder that cannot take it fails `directory --sync` before any page is downloaded.
+// The token index `directory --sync` writes, in-process through run(): it is written whole or not
+// at all, is not trusted in a folder or file others can write, is said to be damaged when it is, and
+// a cache folder that cannot take it fails `directory --sync` before any page is downloaded.
 
 const KEY = "ti_test_private_files_key_77aa";
 const DIRECTORY = [

@@ -6,7 +6,7 @@ import { sendJson } from "../../e2e/hostile-server.js";
 import { start as startRun } from "../harness.js";
 import { frame, opening, useMcp } from "../mcp-client.js";
 
-// `tokenintel mcp` against a hostile server, as an attacker's review found it (issue 32): a cancel
+// `tokenintel mcp` against a hostile server, as an attacker would run it: a cancel
 // reaches every tool's requests and retry waits, a walk keeps to its request cap, answers keep to
 // their size, a key in any JSON spelling is masked, and a cursor continues only its own tool.
 

@@ -6,7 +6,7 @@ import { useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 import { useMcp } from "../mcp-client.js";
 
-// What an agent sends a tool is data, never a path (issue 32): every string and list argument of
+// What an agent sends a tool is data, never a path: every string and list argument of
 // every tool, given `@<file>` or `-`, reads nothing, sends nothing of the file anywhere (result,
 // requests, stderr, ledger), and answers the same whether the file exists or not. Every secret the
 // server knows (the stored key too) is masked in what a tool answers.

@@ -11,7 +11,7 @@ import { useMcp } from "../mcp-client.js";
 // `tokenintel mcp` driven by the MCP SDK's own client, as an agent would, with the server run
 // in-process (test/commands/mcp-client.ts) against the sandbox and hostile servers: its tools, their
 // walks, payments and text. Its life as a process (start, stdin's end, exit codes, a 2026-07-28
-// client over real stdio, --print-config) is tested end to end in test/e2e/mcp.test.ts.
+// client over real stdio, --print-config) is tested end to end in test/e2e/mcp/mcp.test.ts.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_mcp`;
 const WALLET = generatePrivateKey();
@@ -134,7 +134,7 @@ describe("tokenintel mcp: tools an agent can read", () => {
       }),
     );
     expect(Object.keys(picked.records[0]!).sort()).toEqual(["token_holder_insights", "token_info"]);
-    // A documented field no record had is named once in notes (issue 34 item 9).
+    // A documented field no record had is named once in notes.
     const absent = structured(
       await client.callTool({
         name: "market",

@@ -10,7 +10,7 @@ const WALLET = generatePrivateKey();
 const dir = { path: useServers().folder() };
 neverShown(WALLET.slice(2));
 
-describe("4. hitting --max-spend keeps what was paid for", () => {
+describe("hitting --max-spend keeps what was paid for", () => {
   const paid = useSandbox();
   const directory = (args: string[]) =>
     run(

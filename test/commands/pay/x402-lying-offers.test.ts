@@ -8,7 +8,7 @@ import { neverShown, useServers } from "../../e2e/fixtures.js";
 import { type HostileServer, type SeenRequest, sendJson } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
 
-// Issue 10, "Money (x402)": servers that lie in their offers. Each test reads what the program (run
+// Servers that lie in their x402 offers. Each test reads what the program (run
 // in-process through run()) actually signed out of the X-PAYMENT / PAYMENT-SIGNATURE headers the hostile
 // server received.
 
@@ -130,7 +130,7 @@ const directory = (s: HostileServer, args: string[], env: Record<string, string>
 
 const lines = (text: string) => text.trim().split("\n");
 
-describe("1. the amount signed is the amount checked, shown and counted", () => {
+describe("the amount signed is the amount checked, shown and counted", () => {
   it("an offer whose amount fields disagree is refused before signing, in --pay and in --dry-run", async () => {
     // tokenintel checked `amount`; the v1 signer signs `maxAmountRequired`.
     const s = await offerServer(1, v1Offer({ amount: "1", maxAmountRequired: "10000" }));
@@ -228,7 +228,7 @@ describe("1. the amount signed is the amount checked, shown and counted", () => 
   });
 });
 
-describe("2. a paid request answered by another 402 is not paid again", () => {
+describe("a paid request answered by another 402 is not paid again", () => {
   it("x402 v1: exit 5 naming the server's reason; one signature; the summary counts it as signed", async () => {
     const s = await offerServer(1, v1Offer(), (res) =>
       paymentRequired(res, 1, v1Offer(), "insufficient_funds"),
@@ -273,7 +273,7 @@ describe("2. a paid request answered by another 402 is not paid again", () => {
   });
 });
 
-describe("3. an authorization is valid for minutes, whatever the offer asks", () => {
+describe("an authorization is valid for minutes, whatever the offer asks", () => {
   for (const version of [1, 2] as const) {
     it(`x402 v${version}: maxTimeoutSeconds of ten years is signed for at most 300 s`, async () => {
       const tenYears = 315360000;
@@ -312,7 +312,7 @@ describe("3. an authorization is valid for minutes, whatever the offer asks", ()
   });
 });
 
-describe("4. no payment over plain http to another machine", () => {
+describe("no payment over plain http to another machine", () => {
   it("--pay and --dry-run are refused before any request (exit 2), in directory and api", async () => {
     // .invalid never resolves: a request that went out would end in a DNS error, exit 1.
     const base = "http://api.example.invalid";
@@ -332,7 +332,7 @@ describe("4. no payment over plain http to another machine", () => {
   });
 });
 
-describe("5. only EIP-3009 transferWithAuthorization is signed", () => {
+describe("only EIP-3009 transferWithAuthorization is signed", () => {
   for (const version of [1, 2] as const) {
     it(`x402 v${version}: an offer naming Permit2 is refused before signing`, async () => {
       const extra = { name: "USD Coin", version: "2", assetTransferMethod: "permit2" };
@@ -366,7 +366,7 @@ describe("5. only EIP-3009 transferWithAuthorization is signed", () => {
   });
 });
 
-describe("6. a wallet key file others can read is refused, like ssh does", () => {
+describe("a wallet key file others can read is refused, like ssh does", () => {
   it("group- or world-readable: exit 2 naming the mode and the fix, before any request", async () => {
     const s = await offerServer(1, v1Offer(), (res) => sendJson(res, { ok: true }));
     const file = join(dir.path, "wallet key");

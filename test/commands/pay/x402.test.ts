@@ -156,7 +156,7 @@ describe("caps that cannot be talked past", () => {
     );
     expect(r.stderr).toMatch(/paid 4 requests, 0\.02 USDC on Base/);
     expect(s.stats.payments.accepted).toBe(4);
-    // The 4 pages paid for are printed as one valid document, not thrown away (issue 12 item 4).
+    // The 4 pages paid for are printed as one valid document, not thrown away.
     const json = await directory(s, ["--pay", "--max-spend", "0.02", "--json"]);
     expect(json.code).toBe(5);
     expect(JSON.parse(json.stdout)).toHaveLength(400);

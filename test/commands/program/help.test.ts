@@ -8,7 +8,7 @@ import { run } from "../harness.js";
 const servers = useServers();
 const freshDir = () => servers.folder();
 
-describe("d: --timeout without a unit is seconds, and the help says so", () => {
+describe("--timeout without a unit is seconds, and the help says so", () => {
   it("tokenintel --help", async () => {
     const r = await run(["--help"], freshDir());
     const line = r.stdout.split("\n").findIndex((l) => l.includes("--timeout <duration>"));
@@ -23,7 +23,7 @@ describe("d: --timeout without a unit is seconds, and the help says so", () => {
   });
 });
 
-describe("f: help <command>", () => {
+describe("help <command>", () => {
   it("help nope: unknown command, exit 2", async () => {
     const r = await run(["help", "nope"], freshDir());
     expect(r.code).toBe(2);
@@ -51,7 +51,7 @@ describe("f: help <command>", () => {
   });
 });
 
-describe("g: a bare command group behaves like a bare tokenintel", () => {
+describe("a bare command group behaves like a bare tokenintel", () => {
   for (const group of ["config", "auth", "cache"]) {
     it(`${group}: its help on stdout, exit 0`, async () => {
       const r = await run([group], freshDir());

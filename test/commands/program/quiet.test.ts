@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../harness.js";
 
+// --quiet, in-process through run(): status lines left out, the output, warnings, errors and the exit
+// code kept.
+
 describe("--quiet", () => {
   it("leaves out status lines, keeps the output and the exit code", async () => {
     const loud = await runCommand(["auth", "logout"]);

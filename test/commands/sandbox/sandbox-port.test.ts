@@ -8,7 +8,7 @@ import { run } from "../harness.js";
 const servers = useServers();
 const freshDir = () => servers.folder();
 
-describe("a: sandbox --port on a busy port", () => {
+describe("sandbox --port on a busy port", () => {
   it("is one line and exit 1, no stack trace", async () => {
     const { port } = await servers.raw();
     const r = await run(["sandbox", "--port", String(port)], freshDir());

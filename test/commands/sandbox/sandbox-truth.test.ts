@@ -3,7 +3,7 @@ import type { SandboxServer } from "../../../src/sandbox/server.js";
 import { useSandbox, useServers } from "../../e2e/fixtures.js";
 import { run } from "../harness.js";
 
-// Issue 22 item 19: one token, one truth in the sandbox. market, ask, ta and agents tell the same
+// One token, one truth in the sandbox. market, ask, ta and agents tell the same
 // figures for a token, and --live moves markets by small steps, not to another token's scale.
 
 const dir = { path: useServers().folder() };

@@ -18,7 +18,7 @@ const config = { path: servers.folder("tokenintel-ci-config-") };
 const cache = { path: servers.folder("tokenintel-ci-cache-") };
 const { shellEnv, bashComplete, lastCompopt } = useShells(config.path);
 
-describe("bash completion (issue 12 item 14)", () => {
+describe("bash completion", () => {
   const env = () => shellEnv(cache.path);
 
   it("completion <Tab> offers the shells", async () => {
@@ -76,7 +76,7 @@ describe("bash completion (issue 12 item 14)", () => {
     expect(await bashComplete(["tokenintel", "help", "ma"], env())).toEqual(["market"]);
   });
 
-  it("--sort, --fields, --columns and --where complete the dot paths of the command's records (issue 22 item 21)", async () => {
+  it("--sort, --fields, --columns and --where complete the dot paths of the command's records", async () => {
     // One level at a time: a section ends in a dot, and no space follows it, so the path goes on.
     expect(await bashComplete(["tokenintel", "market", "-c", "base", "--sort", "token_m"], env())).toEqual([
       "token_metrics.",
@@ -115,7 +115,7 @@ describe("bash completion (issue 12 item 14)", () => {
     }
   });
 
-  it("api's path completes from the registry: both generations (issue 35 item 7)", async () => {
+  it("api's path completes from the registry: both generations", async () => {
     expect(await bashComplete(["tokenintel", "api", "/v1/sta"], env())).toEqual([
       "/v1/stake-trends",
       "/v1/staking-intelligence",

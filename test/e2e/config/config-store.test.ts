@@ -6,9 +6,9 @@ import { useServers } from "../fixtures.js";
 import { BIN, baseEnv, type RunResult, run, tempDir } from "../helpers.js";
 
 // The config store on disk across processes: a process started under umask 000 still makes its
-// folders and file private (issue 10 item 13), and two processes writing at once never lose a write
-// (issue 22 B). What a run does with a store others own or may write to is tested in-process in
-// test/commands/config-files.test.ts.
+// folders and file private, and two processes writing at once never lose a write. What a run does
+// with a store others own or may write to is tested in-process in
+// test/commands/config/config-files.test.ts.
 
 const servers = useServers();
 /** A fresh config folder for one run. */
@@ -49,8 +49,8 @@ describe("config folders and files are the user's own and private", () => {
   });
 });
 
-// Issue 22 B: two config writes at once lost one of them (a logout that left the key, a login that
-// kept the old key, parallel `config set`s that dropped settings). Each change is now a
+// Two config writes at once must not lose one of them (a logout that leaves the key, a login that
+// keeps the old key, parallel `config set`s that drop settings). Each change is a
 // read-modify-write under the config file's lock. Without the lock both tests failed in their
 // first round when this was written (three rounds each); the interleaving that once lost a write
 // under load is replayed deterministically in test/unit/private-files.test.ts.
@@ -76,7 +76,7 @@ function stored(dir: string): { apiKey?: string; settings?: Record<string, strin
 const SET_ROUNDS = 2;
 const ROUNDS = 3;
 
-describe("concurrent config writes (issue 22 B)", () => {
+describe("concurrent config writes", () => {
   it(`${SETTINGS.length} parallel 'config set' runs keep every setting (${SET_ROUNDS} rounds)`, async () => {
     for (let round = 0; round < SET_ROUNDS; round++) {
       const dir = tempDir();

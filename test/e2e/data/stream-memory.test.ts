@@ -6,7 +6,7 @@ import { useServers } from "../fixtures.js";
 import { BIN, baseEnv } from "../helpers.js";
 import type { HostileServer } from "../hostile-server.js";
 
-// Issue 23: a stream's memory does not grow with its length. A server serves 3,000 directory pages
+// A stream's memory does not grow with its length. A server serves 3,000 directory pages
 // of 100 records, each page repeating the last record of the one before (as the live service
 // repeats a few ids): the client streams 300,000 records as NDJSON with its old generation capped
 // at 24 MB. Keeping every id in a Set<string> (~130 bytes a record) ran out of memory at ~260,000;

@@ -16,7 +16,7 @@ const config = { path: servers.folder("tokenintel-ci-config-") };
 const cache = { path: servers.folder("tokenintel-ci-cache-") };
 const { shellEnv, bashComplete, lastCompopt } = useShells(config.path);
 
-describe("the local token index (issue 13 item 5)", () => {
+describe("the local token index", () => {
   const sandbox = useSandbox({ apiKey: KEY });
   /** The index these tests read, synced once into the file's cache folder by whichever test asks first. */
   let synced: ReturnType<typeof run> | undefined;
@@ -142,7 +142,7 @@ describe("the local token index (issue 13 item 5)", () => {
   });
 });
 
-describe("--resolve and shared tickers (issue 13 item 5)", () => {
+describe("--resolve and shared tickers", () => {
   // A directory where two tokens share a ticker (the sandbox's tickers are unique per chain), and a
   // market endpoint that answers whatever it is asked.
   const DIRECTORY = [
@@ -281,7 +281,7 @@ describe("--resolve and shared tickers (issue 13 item 5)", () => {
       "VIRTUAL",
       "AERO",
     ]);
-    // Completion reads the sandbox's index only for a line with --sandbox (issue 22 item 5);
+    // Completion reads the sandbox's index only for a line with --sandbox;
     // config list names both, the real service's first.
     const shellBox = shellEnv(box.path);
     expect(

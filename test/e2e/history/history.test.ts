@@ -240,7 +240,7 @@ describe("the chart", () => {
   }
 });
 
-describe("history distrusts its server (issue 33)", () => {
+describe("history distrusts its server", () => {
   const DAY_MS = 86_400_000;
   const dayOf = (i: number) => new Date(Date.UTC(2026, 0, 1) - i * DAY_MS).toISOString().slice(0, 10);
   const answer = (symbol: string, days: unknown[], pageCount?: number) =>

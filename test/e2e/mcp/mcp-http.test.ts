@@ -8,7 +8,7 @@ import { BIN, baseEnv, run } from "../helpers.js";
 // `tokenintel mcp --http` as a process, the built binary: SIGTERM while a call runs (the call
 // answers, the process exits 0), a second SIGTERM ending it at once, and its memory under 30
 // clients at once, in a bounded heap. Its behaviour is tested in-process in
-// test/commands/mcp-http*.test.ts.
+// test/commands/mcp/mcp-http*.test.ts.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_e2e_http`;
 const servers = useServers();
@@ -97,7 +97,7 @@ describe("tokenintel mcp --http: its life as a process", () => {
 
   it("30 clients at once, 5 calls each, three rounds: every call answered, in a 64 MB heap, under 256 MB", async () => {
     // Its heap bounded below what 450 calls' state would take: what a call leaves behind ends the
-    // process. (That nothing is kept is measured in-process, in test/commands/mcp-http-life.test.ts.)
+    // process. (That nothing is kept is measured in-process, in test/commands/mcp/mcp-http-life.test.ts.)
     const { child, url, token } = await serve(0, ["--token-rate", "100000/min"], ["--max-old-space-size=64"]);
     for (let round = 0; round < 3; round++) {
       const clients = await Promise.all(

@@ -8,7 +8,7 @@ import { BIN, baseEnv, run } from "../helpers.js";
 
 // `tokenintel mcp` as a process, the built binary as an agent's client starts it: the 2.x SDK
 // client (the 2026-07-28 revision, which opens with server/discover) over real stdio, stdin's end,
-// exit codes and --print-config. Its tools are tested in-process in test/commands/mcp.test.ts.
+// exit codes and --print-config. Its tools are tested in-process in test/commands/mcp/mcp.test.ts.
 
 const KEY = `sk_test_${Math.random().toString(36).slice(2)}_mcp`;
 const WALLET = generatePrivateKey();

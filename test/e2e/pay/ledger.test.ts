@@ -18,7 +18,7 @@ import { neverShown, useServers } from "../fixtures.js";
 import { BIN, baseEnv, run as runBinary } from "../helpers.js";
 import { type SeenRequest, sendJson } from "../hostile-server.js";
 
-// Issue 25 part 1: the payment ledger and the daily cap. Runs one after another are in-process (run());
+// The payment ledger and the daily cap. Runs one after another are in-process (run());
 // runs at once, a clock shifted in the process, Ctrl-C and kill -9 are the built binary's, each its own
 // process. Paid runs use a throwaway wallet against the sandbox (which verifies and settles on a simulated
 // chain) or against hostile servers; each test has its own config folder, and so its own data folder and
@@ -224,7 +224,7 @@ describe("a paid run and `tokenintel payments`", () => {
     expect(await count(new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10))).toBe(0);
     const unanswered = JSON.parse((await cli(["payments", "--since", "7d", "--json"])).stdout)[3];
     expect(unanswered).toMatchObject({ amount: "0.250000", outcome: "unknown" });
-    // Issue 34 item 6: the one grammar; a year and months are read (a year was refused).
+    // The one grammar of durations: a year and months are read.
     expect(await count("1y")).toBe(4);
     expect(await count("6mo")).toBe(4);
     expect(await count("2w")).toBe(4);
@@ -519,7 +519,7 @@ describe("outcomes the server leaves open", () => {
   });
 });
 
-describe("the daily cap counts everything it signed (issue 33)", () => {
+describe("the daily cap counts everything it signed", () => {
   /** A server that offers one page for 0.005 USDC and answers a paid request with an empty page. */
   const paidStub = () =>
     servers.stub((req, res) => {
