@@ -9,7 +9,7 @@ import { start } from "./harness.js";
 // `tokenintel mcp` driven by the official SDK's client, in-process: the server runs through the
 // program's own run() (test/commands/harness.ts) on a pair of pipes, as it runs on a process's stdin
 // and stdout, and the client speaks the stdio framing (one JSON message a line) over them. What a
-// process adds (its start, stdin's end, exit codes) is tested end to end in test/e2e/mcp.test.ts.
+// process adds (its start, stdin's end, exit codes) is tested end to end in test/e2e/mcp/mcp.test.ts.
 // Every server a test starts is closed after it, and the secrets given here must not be in what it
 // wrote to stderr (the test that leaked is the one that fails).
 

@@ -5,7 +5,7 @@ import { useServers } from "./fixtures.js";
 import { BIN, baseEnv } from "./helpers.js";
 import type { HostileServer } from "./hostile-server.js";
 
-// Issue 22 D: input and answers that used to run away or crash: endless standard input, a rate too
+// Input and answers that must neither run away nor crash: endless standard input, a rate too
 // slow for a timer, a Location that is not a URL.
 
 const servers = useServers();

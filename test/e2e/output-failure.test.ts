@@ -3,9 +3,9 @@ import { closeSync, openSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN, baseEnv, tempDir } from "./helpers.js";
 
-// Issue 22 item 3: `--version` and `-V` crashed with a Node stack trace when stdout failed. Every
-// path that writes, the shim's fast paths (--version, --help) included, ends with one line on a
-// full disk (exit 1) and quietly when the reader has gone (EPIPE, exit 0).
+// A stdout that fails ends the run without a Node stack trace: every path that writes, the shim's
+// fast paths (--version, -V, --help) included, ends with one line on a full disk (exit 1) and
+// quietly when the reader has gone (EPIPE, exit 0).
 
 const config = tempDir("tokenintel-outfail-");
 afterAll(() => config.remove());

@@ -6,7 +6,7 @@ import { useSandbox, useServers } from "./fixtures.js";
 import { baseEnv } from "./helpers.js";
 import { commandLine, launchPty, plain } from "./terminal-session.js";
 
-// Issue 12, item 11: a table longer than the terminal goes through a pager, as git and gh do;
+// A table longer than the terminal goes through a pager, as git and gh do;
 // never into a pipe, never with --no-pager or PAGER=. The pagers here are small shell scripts that
 // say they ran and what they were given.
 
@@ -57,7 +57,7 @@ function terminal(args: string[], env: Record<string, string> = {}, columns = "1
 /** Rows of the market table: every one shows the 1H change as a signed percentage. */
 const tableRows = (screen: string) => screen.split("\n").filter((l) => / [+-]\d+\.\d\d% /.test(l)).length;
 
-describe("12.11: long tables go through the pager on a terminal", () => {
+describe("long tables go through the pager on a terminal", () => {
   it("PAGER gets the table on its input, whole", async () => {
     const t = terminal(LONG, { PAGER: `${markerPager()} --from-env` });
     expect(await t.exited).toBe(0);

@@ -5,7 +5,7 @@ import { useServers } from "./fixtures.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
 import { inTerminal } from "./terminal-session.js";
 
-// Issue 12, item 10: JSON on a terminal is indented and coloured like jq's; piped, it is exactly
+// JSON on a terminal is indented and coloured like jq's; piped, it is exactly
 // what it was (made for jq), uncoloured. The server here names its token with escape sequences and
 // sends numbers no double can hold.
 
@@ -61,7 +61,7 @@ function expectOnlyOurEscapes(screen: string): void {
   );
 }
 
-describe("12.10: JSON on a terminal is indented and coloured", () => {
+describe("JSON on a terminal is indented and coloured", () => {
   it("--json: keys blue, strings green, numbers and literals coloured, two-space indented", async () => {
     const screen = await screenOf(["market", "-c", "base", "--json"]);
     expect(screen).toContain(`\n    ${KEY("id")}\x1b[32m"t1"\x1b[0m,\n`);
@@ -120,7 +120,7 @@ describe("12.10: JSON on a terminal is indented and coloured", () => {
   });
 });
 
-describe("12.10: piped JSON is unchanged", () => {
+describe("piped JSON is unchanged", () => {
   it("--json, -o ndjson and api write the same bytes as before, with no colour", async () => {
     const json = await run([...against(), "market", "-c", "base", "--json"], dir.path);
     expect(json.code).toBe(0);

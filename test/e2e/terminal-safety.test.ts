@@ -8,9 +8,9 @@ import { BIN, baseEnv, type RunResult } from "./helpers.js";
 import { type HostileServer, sendJson } from "./hostile-server.js";
 import { commandLine, launchPty } from "./terminal-session.js";
 
-// Issue 10, items 10-15: what reaches the terminal, the key in every encoding, a full disk on
-// stdout, and numbers in exponent form. Every server here is hostile. (Items 12 and 13, the config
-// store's files, are in config-errors.test.ts and config-store.test.ts.)
+// What reaches the terminal, the key in every encoding, a full disk on stdout, and numbers in
+// exponent form. Every server here is hostile. (The config store's files are tested in
+// test/commands/config/config-errors.test.ts and test/e2e/config/config-store.test.ts.)
 
 const servers = useServers();
 const dir = { path: servers.folder() };
@@ -61,7 +61,7 @@ async function inPty(
   return { code: await pty.exited, screen: pty.screen() };
 }
 
-describe("10: nothing from the server acts on the terminal", () => {
+describe("nothing from the server acts on the terminal", () => {
   let server: HostileServer;
   beforeAll(async () => {
     server = await servers.stub((req, res) => {
@@ -121,7 +121,7 @@ describe("10: nothing from the server acts on the terminal", () => {
   });
 });
 
-describe("11: the key is redacted in every form it can take", () => {
+describe("the key is redacted in every form it can take", () => {
   const KEY = "k+y/with=amp&and space/Z9";
   const uri = encodeURIComponent(KEY);
   const lowerHex = uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
@@ -224,7 +224,7 @@ function runToFullDisk(args: string[]): Promise<RunResult> {
   });
 }
 
-describe("14: a full disk on stdout", () => {
+describe("a full disk on stdout", () => {
   let server: HostileServer;
   beforeAll(async () => {
     server = await servers.stub((_req, res) => sendJson(res, HOSTILE_PAGE));
@@ -245,7 +245,7 @@ describe("14: a full disk on stdout", () => {
   }
 });
 
-describe("15: numbers in exponent form in a table", () => {
+describe("numbers in exponent form in a table", () => {
   let server: HostileServer;
   beforeAll(async () => {
     const metrics = [

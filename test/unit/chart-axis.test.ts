@@ -3,7 +3,7 @@ import type { Metric } from "../../src/commands/history/axis.js";
 import { renderCharts } from "../../src/commands/history/render.js";
 import type { HistorySeries } from "../../src/commands/history/run.js";
 
-// Issue #34, items 4 and 5: a chart's axis is labelled with the data's own precision, one rule for
+// A chart's axis is labelled with the data's own precision, one rule for
 // every row, and no two rows read alike.
 
 function series(symbol: string, values: string[]): HistorySeries {

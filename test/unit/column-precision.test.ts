@@ -4,7 +4,7 @@ import { IO } from "../../src/io.js";
 import { type Column, col } from "../../src/output/columns.js";
 import { renderTable } from "../../src/output/table.js";
 
-// Issue 34 item 5: one precision a column, chosen from the column's values; no 7.12% beside
+// One precision a column, chosen from the column's values; no 7.12% beside
 // 52.0%, $9.5M beside $8.87M, 4.057 beside 4.0201.
 
 const io = () =>

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readConfig } from "../../src/config/locations.js";
 import { ConfigStore } from "../../src/config/store.js";
 
-// Issue 24 item 7: the config file has two readers, conf (behind ConfigStore, which writes it) and
+// The config file has two readers, conf (behind ConfigStore, which writes it) and
 // the fast reader a run uses before it loads conf (config/locations.ts: readConfig). Both take the
 // file's format from config/locations.ts; here they must agree on what the file holds.
 

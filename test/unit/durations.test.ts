@@ -5,9 +5,9 @@ import { readWhen } from "../../src/flags/durations.js";
 import { parseFlags } from "../../src/flags/parse.js";
 import { durationSchema, parseValue, ttlSchema } from "../../src/flags/values.js";
 
-// Issue 34 item 6: one grammar for every duration flag (s, m = minutes, h, d, w, mo, y, a date),
-// each flag refusing only what makes no sense for it, saying why. Issue 33 item 5: history --since
-// refuses a span no token history can have.
+// One grammar for every duration flag (s, m = minutes, h, d, w, mo, y, a date), each flag refusing
+// only what makes no sense for it, saying why; history --since refuses a span no token history can
+// have.
 
 const NOW = Date.parse("2026-11-26T04:30:00.000Z");
 const HOUR = 3_600_000;

@@ -8,7 +8,7 @@ import { PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { type SandboxServer, startSandbox } from "../../src/sandbox/server.js";
 import { dataDefinitions } from "./data-definitions.js";
 
-// Issue 24 item 5: one endpoint table (src/contract/endpoints.ts), read by the client's commands and by
+// One endpoint table (src/contract/endpoints.ts), read by the client's commands and by
 // the sandbox, so that the sandbox cannot drift from the client.
 
 let SPECS: Record<string, DataCommandDefinition> = {};
@@ -83,7 +83,7 @@ describe("the endpoint table", () => {
   });
 });
 
-describe("the sandbox's answers on the new endpoints are the documented shapes (issue 35 item 8)", () => {
+describe("the sandbox's answers on the new endpoints are the documented shapes", () => {
   const strict = (kind: Parameters<typeof recordSchemaFor>[0] | Shape, record: unknown, where: string) => {
     const r = (
       typeof kind === "string" ? recordSchemaFor(kind, "strict") : schemaFor(kind, "strict")

@@ -27,8 +27,8 @@ describe("formatPrice", () => {
   ])("%s → %s", (input, expected) => {
     expect(formatPrice(input)).toBe(expected);
   });
-  // Issue 34 item 1: below 1 a price was cut to four significant digits; it is rounded half up,
-  // from the digits (a double would make 0.052495 round down).
+  // Below 1 a price keeps four significant digits, rounded half up from the digits (a double would
+  // make 0.052495 round down).
   it.each([
     ["0.3698750479", "0.3699"],
     ["0.9312647114", "0.9313"],
@@ -74,7 +74,7 @@ describe("other formatters", () => {
     expect(formatCompact("-2500")).toBe("-2.50K");
     expect(formatCompact("0")).toBe("0");
   });
-  // Issue 34 item 3: an amount that rounds to 1000 of a unit is 1.00 of the next one.
+  // An amount that rounds to 1000 of a unit is 1.00 of the next one.
   it.each([
     ["999999.99", "$1.00M"],
     ["999999999.5", "$1.00B"],

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { helpPages } from "../../scripts/help-pages.js";
 import { renderHelp } from "../../src/help/render.js";
 
-// Issue #34, item 12: help fits a narrow terminal, and a command's page shows its own options and
+// Help fits a narrow terminal, and a command's page shows its own options and
 // subcommands first and names the global options in one paragraph (as gh does inherited flags).
 
 describe("help pages", async () => {

@@ -52,7 +52,7 @@ describe("pre-rendered help", async () => {
   }
 });
 
-describe("notes after the examples (issue 22 item 14)", async () => {
+describe("notes after the examples", async () => {
   const commands = commandsOf(await fullProgram());
   const handLaid = (line: string) => /^\s/.test(line) || /\S {2,}\S/.test(line);
 
@@ -77,7 +77,7 @@ describe("notes after the examples (issue 22 item 14)", async () => {
   });
 });
 
-describe("each command's flags describe that command (issue 22 item 14)", async () => {
+describe("each command's flags describe that command", async () => {
   const commands = new Map(commandsOf(await fullProgram()));
   const options = (path: string) => {
     const text = commanderHelp(commands.get(path)!, 250);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CompactIdSet } from "../../src/api/id-set.js";
 
-// The walk's set of seen ids (issue 23): exact like a Set<string>, in a few bytes an id.
+// The walk's set of seen ids: exact like a Set<string>, in a few bytes an id.
 
 describe("CompactIdSet", () => {
   it("spans many arena chunks without losing an id, and never copies what it stored", () => {

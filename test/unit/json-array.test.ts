@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseJson, stringifyJson } from "../../src/json/exact.js";
 import { JsonArrayWriter } from "../../src/output/json-array.js";
 
-// issue 14: --json renders each batch as it arrives; the document is the same text as rendering
+// --json renders each batch as it arrives; the document is the same text as rendering
 // every record at the end.
 
 async function render(batches: unknown[][], project: (r: unknown) => unknown = (r) => r) {

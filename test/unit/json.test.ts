@@ -67,7 +67,7 @@ describe("parseJson / stringifyJson", () => {
   });
 });
 
-describe("parseJson: depth and size (issue 10, item 9)", () => {
+describe("parseJson: depth and size", () => {
   const nested = (depth: number, inner = "1") => `${"[".repeat(depth)}${inner}${"]".repeat(depth)}`;
 
   it("accepts nesting up to MAX_JSON_DEPTH and refuses one level more, on both paths", () => {
@@ -140,7 +140,7 @@ describe("parseJson: depth and size (issue 10, item 9)", () => {
   });
 });
 
-describe("parseJson: the native path and its shortcuts (issue 14)", () => {
+describe("parseJson: the native path and its shortcuts", () => {
   it("plainNumber's claim: every token it calls plain survives a double (property)", () => {
     const digits = (min: number, max: number) =>
       fc.array(fc.constantFrom(..."0123456789"), { minLength: min, maxLength: max }).map((d) => d.join(""));

@@ -8,7 +8,7 @@ import { CAP_WINDOW_MS } from "../../src/payment/daily-cap.js";
 import { countForCap, PaymentLedger } from "../../src/payment/ledger.js";
 import { tempDir } from "../e2e/helpers.js";
 
-// The daily cap's count of the ledger (issue 33): dates that go back or forward, lines it cannot
+// The daily cap's count of the ledger: dates that go back or forward, lines it cannot
 // read, and a lock taken over while the cap was checked.
 
 const dirs: Array<{ remove(): void }> = [];

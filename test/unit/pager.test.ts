@@ -80,7 +80,7 @@ describe("walkPages", () => {
   });
 });
 
-describe("walkPages always ends (issue 10, item 8)", () => {
+describe("walkPages always ends", () => {
   /** A server answering any page number with `answer(n)`; counts what was asked. */
   function server(answer: (n: number) => Omit<Page, "number">) {
     const asked: number[] = [];
@@ -190,7 +190,7 @@ describe("walkPages always ends (issue 10, item 8)", () => {
   });
 });
 
-describe("walkPages: prefetch (issue 14)", () => {
+describe("walkPages: prefetch", () => {
   /** The pages asked for by the time the consumer holds page 1, and all pages asked in the end. */
   async function askedAtPageOne(opts: { prefetch?: boolean; limit?: number; count?: boolean }) {
     const p = pages(95, 10, opts.count ?? true);

@@ -25,8 +25,8 @@ import {
 import { indexFile, loadIndex, type TokenIndex, writeIndex } from "../../src/token-index/store.js";
 import { tempDir } from "../e2e/helpers.js";
 
-// Issue 24 item 2 (one module for private files) and issue 22 C and 2 (the token index trusted a
-// folder it did not own, followed a planted symlink, and a failed write truncated it).
+// One module for private files: a folder that is the user's own, no planted link followed, and a
+// write that is whole or not at all (the token index is one of its files).
 
 const dirs: Array<{ remove: () => void }> = [];
 function scratch(): string {
@@ -268,7 +268,7 @@ describe("the lock", () => {
   });
 });
 
-describe("the token index on disk (issue 22 C and 2)", () => {
+describe("the token index on disk", () => {
   const index = (n: number): TokenIndex => ({
     version: 1,
     chain: "base",

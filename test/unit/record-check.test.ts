@@ -5,7 +5,7 @@ import { passesClientCheck } from "../../src/api/record-check.js";
 import { describeIssue, type RecordKind, recordSchemaFor } from "../../src/api/schemas.js";
 import { LosslessNumber } from "../../src/json/exact.js";
 
-// The hand-written client check (issue 14) stands in for the zod schema on the hot loop: it may
+// The hand-written client check stands in for the zod schema on the hot loop: it may
 // only ever accept what the schema accepts, and a page it refuses fails with the schema's words.
 
 const KINDS: RecordKind[] = ["market", "directory", "agents", "ta", "any"];

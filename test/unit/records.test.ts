@@ -49,7 +49,7 @@ function answering(body: (param: (name: string) => unknown) => unknown): ApiClie
   } as unknown as ApiClient;
 }
 
-describe("streamRecords: repeats across and within pages (issue 14: one set of ids)", () => {
+describe("streamRecords: repeats across and within pages, one set of ids", () => {
   /** A client whose pages hold these ids (a page count tells how many). */
   function client(pages: string[][]) {
     return answering((param) => {

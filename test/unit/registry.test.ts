@@ -15,7 +15,7 @@ import { COMMANDS, fullProgram } from "../../src/program.js";
 import { HANDLERS, PAYABLE, ROUTES } from "../../src/sandbox/handlers/index.js";
 import { dataDefinitions } from "./data-definitions.js";
 
-// Issue 35 item 1: one registry entry per endpoint (src/contract/endpoints.ts). Every entry has a
+// One registry entry per endpoint (src/contract/endpoints.ts). Every entry has a
 // sandbox handler or a documented reason, a command or a documented reason, and an MCP tool or a
 // documented reason; what it says of paths, records, views and identity is what the code reads.
 

@@ -102,8 +102,8 @@ describe("assessRisk", () => {
     expect(liquidityShare("1", "3")?.int).toBe("33");
   });
 
-  // Issue 34 item 2: the share a reason gives was cut to two places (113,640.82 of 1,281,803,064.19
-  // was "0"); it keeps 4 significant digits, rounded half up.
+  // The share a reason gives keeps 4 significant digits, rounded half up (two places would make
+  // 113,640.82 of 1,281,803,064.19 "0").
   it.each([
     ["113640.82", "1281803064.19", "0.008866"],
     ["1", "300", "0.3333"],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Setting } from "../../src/flags/settings-table.js";
 
-// Issue 24 item 1: a setting is declared once, in flags/settings-table.ts. This test adds one to
+// A setting is declared once, in flags/settings-table.ts. This test adds one to
 // the table, and to nothing else, and finds it everywhere a setting shows: `config set`'s check,
 // `config get`, `config list`, the environment and the flag (in that order of precedence), a
 // command's --help, `config --help`, the completion scripts and the man page.

@@ -11,9 +11,10 @@ import { renderTable } from "../../src/output/table.js";
 import { escapeForTerminal, quoteInline } from "../../src/terminal/sanitize.js";
 import { redactSecrets, secretForms } from "../../src/terminal/secrets.js";
 
-// Issue 10, items 10, 11, 13 and 15: the pure parts, at their edges.
+// What makes text safe, at its edges: escapes made visible, secrets redacted, the config store's
+// ownership checked, numbers in exponent form formatted.
 
-describe("escapeForTerminal (item 10)", () => {
+describe("escapeForTerminal", () => {
   it("turns every active character into a visible escape; newlines, tabs and CRLF stay", () => {
     expect(escapeForTerminal("a\x1b]52;c;eA==\x07b")).toBe("a\\u001b]52;c;eA==\\u0007b");
     expect(escapeForTerminal("\u009b2J\u202e\u2066\u2069\x7f\x85")).toBe(
@@ -43,7 +44,7 @@ describe("quoteInline: what a message quotes of a server's text", () => {
   });
 });
 
-describe("secret redaction (item 11)", () => {
+describe("secret redaction", () => {
   const KEY = "k+y/with=amp&and space/Z9é";
   const io = new IO({ env: {} });
   io.addSecret(KEY);
@@ -92,7 +93,7 @@ describe("secret redaction (item 11)", () => {
   });
 });
 
-describe("config ownership (item 13), with an injected stat", () => {
+describe("config ownership, with an injected stat", () => {
   const stat = (uid: number, mode: number) => () => ({ uid, mode }) as unknown as Stats;
   it("accepts the user's own 0600 file and 0700 folder", () => {
     expect(assertTrusted("/c/config.json", "file", stat(1000, 0o100600), 1000)).toBe(true);
@@ -129,7 +130,7 @@ describe("config ownership (item 13), with an injected stat", () => {
   });
 });
 
-describe("numbers in exponent form (item 15)", () => {
+describe("numbers in exponent form", () => {
   it.each([
     ["1.5e-07", "0.00000015"],
     ["2.5e+06", "2500000"],

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Transport } from "../../src/api/transport.js";
 
-// issue 14: the slot of a request is freed once its body is in, before the body is parsed, so the
+// The slot of a request is freed once its body is in, before the body is parsed, so the
 // next request goes out first; the body is still decoded and checked as before.
 
 let server: Server;
