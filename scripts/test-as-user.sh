@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test suite as an ordinary user (issue 24: a contributor who is not root can run it and trust
-# it). Run as root: copies the checkout (node_modules included, .git and the other Node lines left
+# The test suite as an ordinary user, so that a contributor who is not root can run it and trust
+# it. Run as root: copies the checkout (node_modules included, .git and the other Node lines left
 # out) into a fresh folder owned by the user, and builds and runs vitest there as that user, with a
 # HOME of its own. Anyone else runs it in place.
 #   scripts/test-as-user.sh            as nobody
