@@ -4,10 +4,10 @@ import { type CompletionNode, q } from "./tree.js";
 // values, subcommands and arguments of the command it found.
 
 /** Every command and subcommand with the path that leads to it. */
-function walk(spec: CompletionNode): Array<{ path: string[]; spec: CompletionNode }> {
-  return spec.subcommands.flatMap((c) => [
-    { path: [c.name], spec: c },
-    ...c.subcommands.map((s) => ({ path: [c.name, s.name], spec: s })),
+function walk(program: CompletionNode): Array<{ path: string[]; node: CompletionNode }> {
+  return program.subcommands.flatMap((c) => [
+    { path: [c.name], node: c },
+    ...c.subcommands.map((s) => ({ path: [c.name, s.name], node: s })),
   ]);
 }
 
@@ -20,11 +20,11 @@ function bashArgs(s: CompletionNode, indent: string): string {
 }
 
 /** The values a flag completes to, per command: `--view) case "$cmd" in ... esac; return ;;`. */
-function valueCases(spec: CompletionNode): string[] {
+function valueCases(program: CompletionNode): string[] {
   // One spelling (--view) can take different values in different commands (market's views, ta's),
   // so where they differ the case looks at the command too.
   const byFlag = new Map<string, Array<{ cmd: string; reply: string }>>();
-  for (const { path, spec: s } of [{ path: [] as string[], spec }, ...walk(spec)]) {
+  for (const { path, node: s } of [{ path: [] as string[], node: program }, ...walk(program)]) {
     for (const f of s.flags) {
       if (!f.values && !f.dynamic) continue;
       const key = f.names.join("|");
@@ -45,9 +45,9 @@ function valueCases(spec: CompletionNode): string[] {
 }
 
 /** Each command's flags and positional words: `market) flags=...;;`, a nested case for subcommands. */
-function commandCases(spec: CompletionNode, globals: string[]): string[] {
+function commandCases(program: CompletionNode, globals: string[]): string[] {
   const flagWords = (s: CompletionNode) => q([...s.flags.flatMap((f) => f.names), ...globals].join(" "));
-  return spec.subcommands.map((c) => {
+  return program.subcommands.map((c) => {
     if (!c.subcommands.length) return `    ${c.name}) flags=${flagWords(c)}${bashArgs(c, "      ")} ;;`;
     const subs = c.subcommands
       .map((s) => `        ${s.name}) flags=${flagWords(s)}${bashArgs(s, "          ")} ;;`)
@@ -63,8 +63,8 @@ function commandCases(spec: CompletionNode, globals: string[]): string[] {
 }
 
 /** Every flag that takes a value, in any command. */
-function flagsTakingValues(spec: CompletionNode): string[] {
-  const every = [spec, ...walk(spec).map((w) => w.spec)];
+function flagsTakingValues(program: CompletionNode): string[] {
+  const every = [program, ...walk(program).map((w) => w.node)];
   return [...new Set(every.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names)))];
 }
 
@@ -87,10 +87,10 @@ const PREAMBLE = [
   "",
 ];
 
-export function bash(spec: CompletionNode): string {
-  const globals = spec.flags.flatMap((f) => f.names);
-  const takesValue = flagsTakingValues(spec);
-  const withSubs = spec.subcommands.filter((c) => c.subcommands.length).map((c) => c.name);
+export function bash(program: CompletionNode): string {
+  const globals = program.flags.flatMap((f) => f.names);
+  const takesValue = flagsTakingValues(program);
+  const withSubs = program.subcommands.filter((c) => c.subcommands.length).map((c) => c.name);
   const lines = [
     ...PREAMBLE,
     "_tokenintel() {",
@@ -115,13 +115,13 @@ export function bash(spec: CompletionNode): string {
     "    else ((nargs++)); fi",
     "  done",
     '  case "$prev" in',
-    ...valueCases(spec),
+    ...valueCases(program),
     `    ${takesValue.join("|")}) return ;;`,
     "  esac",
     '  case "$cmd" in',
-    `    "") flags=${q(globals.join(" "))}; pos=${q([...spec.subcommands.map((c) => c.name), "help"].join(" "))} ;;`,
-    `    help) pos=${q(spec.subcommands.map((c) => c.name).join(" "))} ;;`,
-    ...commandCases(spec, globals),
+    `    "") flags=${q(globals.join(" "))}; pos=${q([...program.subcommands.map((c) => c.name), "help"].join(" "))} ;;`,
+    `    help) pos=${q(program.subcommands.map((c) => c.name).join(" "))} ;;`,
+    ...commandCases(program, globals),
     "  esac",
     "  # A word that starts with - is an option; otherwise a subcommand or a value, when there are any.",
     '  if [[ "$cur" != -* && -n "$pos" ]]; then words="$pos"; else words="$flags"; fi',

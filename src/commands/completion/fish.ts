@@ -84,12 +84,12 @@ function commandLines(c: CompletionNode, names: string): string[] {
   return lines;
 }
 
-export function fish(spec: CompletionNode): string {
-  const names = spec.subcommands.map((c) => c.name).join(" ");
+export function fish(program: CompletionNode): string {
+  const names = program.subcommands.map((c) => c.name).join(" ");
   const lines = [
     ...PREAMBLE,
-    ...spec.flags.map((f) => flagLine(f, "")),
-    ...spec.subcommands.flatMap((c) => commandLines(c, names)),
+    ...program.flags.map((f) => flagLine(f, "")),
+    ...program.subcommands.flatMap((c) => commandLines(c, names)),
   ];
   return `${lines.join("\n")}\n`;
 }

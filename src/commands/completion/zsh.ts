@@ -89,10 +89,10 @@ _tokenintel_paths() {
 
 `;
 
-export function zsh(spec: CompletionNode): string {
-  const globals = spec.flags.map((f) => zshFlag(f)).join(" \\\n    ");
-  const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
-  const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
+export function zsh(program: CompletionNode): string {
+  const globals = program.flags.map((f) => zshFlag(f)).join(" \\\n    ");
+  const commands = program.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
+  const cases = program.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
   return `#compdef tokenintel
 # zsh completion for tokenintel; load with: source <(tokenintel completion zsh)
 
