@@ -15,9 +15,9 @@ export const ALL = "all";
 /** The values a run asks, in the order given, each once: the flag's list, every one for `all`, else the default. */
 export function fanOutValues(fan: FanOut, given: readonly string[] | undefined): string[] {
   if (!given?.length) return [fan.default];
-  const asked = given.map((v) => v.trim().toLowerCase());
+  const asked = given.map((value) => value.trim().toLowerCase());
   if (asked.includes(ALL)) return [...fan.values];
-  const unknown = asked.find((v) => !fan.values.includes(v));
+  const unknown = asked.find((value) => !fan.values.includes(value));
   if (unknown !== undefined)
     throw new UsageError(
       `--${fan.param}: unknown ${fan.noun} ${JSON.stringify(unknown)} (expected ${fan.values.join(", ")}, or ${ALL})`,

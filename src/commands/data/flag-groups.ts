@@ -65,7 +65,7 @@ export async function parseSelector(
   definition: Pick<DataCommandDefinition, "name" | "selectors" | "selectorRequired">,
   opts: Pick<DataOptions, "tickers" | "addresses" | "ids">,
 ): Promise<Selector | undefined> {
-  const flags = Object.keys(definition.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+  const flags = Object.keys(definition.selectors).map((kind) => FLAG_FOR[kind as SelectorKind]);
   let selector: Selector | undefined;
   for (const [kind, param] of Object.entries(definition.selectors) as Array<[SelectorKind, string]>) {
     const given = opts[OPTION_FOR[kind]];
@@ -128,9 +128,9 @@ export function tableColumns(
   }
   return (records) => {
     if (chosen) {
-      const shown = Object.values(definition.table.views).flatMap((v) => [
-        ...chooseColumns(v.columns, records),
-        ...chooseColumns(v.wide, records),
+      const shown = Object.values(definition.table.views).flatMap((layout) => [
+        ...chooseColumns(layout.columns, records),
+        ...chooseColumns(layout.wide, records),
       ]);
       return columnsForPaths(chosen, shown);
     }

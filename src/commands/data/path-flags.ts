@@ -14,7 +14,7 @@ import type { FieldsSeen } from "./fields-seen.js";
 export function nearPaths(path: string, known: Iterable<string>): string[] {
   const leaf = path.split(".").pop()!;
   const all = [...known];
-  const sameLeaf = all.filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
+  const sameLeaf = all.filter((path) => path.endsWith(`.${leaf}`) || path === leaf).slice(0, 3);
   // Else a typo: token_info.symbl → token_info.symbol.
   return sameLeaf.length ? sameLeaf : closest(path, all);
 }
@@ -154,8 +154,8 @@ export function parseWhereFlags(
     what,
     seen,
   );
-  texts.forEach((text, i) => {
-    const c = conditions[i]!;
+  texts.forEach((text, index) => {
+    const c = conditions[index]!;
     if (c.op === "~" || c.value === "null") return;
     const kind = valueKind(shape, c.path);
     if (kind === "number" && !c.number && !(c.value === "" && (c.op === "=" || c.op === "!=")))

@@ -180,20 +180,20 @@ function followProgress(
 ): () => Progress | undefined {
   let costTold = false;
   let lastProgress: Progress | undefined;
-  parsed.query.onProgress = (p) => {
+  parsed.query.onProgress = (step) => {
     // A page whose records --where all dropped yields no batch: the deciding fields are checked
     // here too, after the first page, not after every page was read (and paid for).
     parsed.seen.checkDeciding();
-    if (!costTold && parsed.sort !== undefined && p.unit === "page" && p.total !== undefined) {
+    if (!costTold && parsed.sort !== undefined && step.unit === "page" && step.total !== undefined) {
       costTold = true;
-      const note = sortCost(parsed, p.total);
+      const note = sortCost(parsed, step.total);
       if (note) {
         progress.clear();
         ctx.io.info(note);
       }
     }
-    progress.update(p);
-    lastProgress = p;
+    progress.update(step);
+    lastProgress = step;
   };
   return () => lastProgress;
 }
@@ -287,16 +287,16 @@ function leafPaths(shape: Shape, prefix = ""): string[] {
 export const SORT_COST_PAGES = 5;
 
 /** How many requests a query will make, as far as can be known before the first answer. */
-export function estimateRequests(q: RecordQuery): RequestEstimate {
+export function estimateRequests(query: RecordQuery): RequestEstimate {
   // A list's requests: its chunks, each once per fan-out value.
-  const chunks = q.selector
-    ? Math.ceil(q.selector.items.length / (q.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
-      (q.fanOut?.values.length ?? 1)
+  const chunks = query.selector
+    ? Math.ceil(query.selector.items.length / (query.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
+      (query.fanOut?.values.length ?? 1)
     : 1;
-  if (q.page !== undefined) return { requests: chunks, exact: true };
-  if (q.limit !== undefined && !q.selector)
-    return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };
+  if (query.page !== undefined) return { requests: chunks, exact: true };
+  if (query.limit !== undefined && !query.selector)
+    return { requests: Math.ceil(query.limit / query.endpoint.pageSize), exact: false };
   // An endpoint that does not page answers each chunk of the list in one request.
-  if (q.selector) return { requests: chunks, exact: q.endpoint.paged === false };
+  if (query.selector) return { requests: chunks, exact: query.endpoint.paged === false };
   return { requests: undefined, exact: false };
 }
