@@ -161,7 +161,7 @@ function progressOf(call: ToolCall): ((done: number, total: number | undefined) 
  */
 export function agentWords(text: string, flags: FlagTable, args: ReadonlySet<string>): string {
   return text.replace(/--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g, (whole, long: string) => {
-    const key = long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const key = long.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
     const flag = Object.hasOwn(flags, key) ? flags[key] : undefined;
     return args.has(key) && flag?.flags.includes(`--${long}`) ? key : whole;
   });

@@ -137,11 +137,11 @@ function openStream(
     prefetch: false,
     signal: walk.life.signal,
     ...(selector ? { firstUnit: unitsDone } : unitsDone > 0 ? { firstPage: unitsDone + 1 } : {}),
-    onProgress: (p) => {
+    onProgress: (step) => {
       walk.unitRead({
-        done: p.done + base,
-        total: p.total === undefined ? undefined : p.total + base,
-        last: p.last,
+        done: step.done + base,
+        total: step.total === undefined ? undefined : step.total + base,
+        last: step.last,
       });
       // A where or sort field no record of the page has is refused before the next request, even
       // when the filter dropped every record of it (no batch comes then).
@@ -281,7 +281,7 @@ function answerOf(
   const own = parts.get(walk)!;
   const shown = parsed.fields ?? compactFields(call.tool, call.definition, taken);
   for (const record of taken) parsed.seen.see(record);
-  const picked = taken.map((r) => forAgent(pickPaths(r, shown)));
+  const picked = taken.map((record) => forAgent(pickPaths(record, shown)));
   // Records past the answer's byte budget go back to the walk: the cursor hands them out next.
   const { records, cut } = fitRecords(picked);
   if (!replayed) walk.giveBack(taken.slice(records.length));
@@ -304,7 +304,7 @@ function answerOf(
     notes.push(
       "more is a guess: the service gives no page count here and the last page read was full, so the next page may be empty (one request, paid when the server pays)",
     );
-  const held = shown.filter((path) => taken.some((r) => getPath(r, path) !== undefined));
+  const held = shown.filter((path) => taken.some((record) => getPath(record, path) !== undefined));
   const kept = more && call.walks.keep(walk);
   if (!more) call.walks.drop(walk);
   else if (!kept)

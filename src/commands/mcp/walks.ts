@@ -179,9 +179,9 @@ export class Walk {
     return this.ended ? "ended" : "batch";
   }
 
-  /** Takes up to `n` records off the front of the buffer. */
-  take(n: number): unknown[] {
-    const records = this.buffer.splice(0, n);
+  /** Takes up to `count` records off the front of the buffer. */
+  take(count: number): unknown[] {
+    const records = this.buffer.splice(0, count);
     this.bytes = this.buffer.length ? Math.max(0, this.bytes - sizeOf(records)) : 0;
     this.previous = { from: this.given, records };
     this.given += records.length;
@@ -337,9 +337,9 @@ export class Walks {
     for (const walk of this.walks.values())
       if (!walk.busy && walk !== keep && now - walk.touched > this.limits.idleMs) this.drop(walk);
     const idle = [...this.walks.values()]
-      .filter((w) => !w.busy && w !== keep)
+      .filter((walk) => !walk.busy && walk !== keep)
       .sort((a, b) => a.touched - b.touched);
-    let bytes = [...this.walks.values()].reduce((sum, w) => sum + w.bytes, 0);
+    let bytes = [...this.walks.values()].reduce((sum, walk) => sum + walk.bytes, 0);
     while (idle.length && (this.walks.size >= this.limits.maxWalks || bytes > this.limits.maxBytes)) {
       const oldest = idle.shift()!;
       bytes -= oldest.bytes;
