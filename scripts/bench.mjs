@@ -7,81 +7,26 @@
 //   BENCH_RUNS=21 npm run bench        more runs a row (at least 11; default 15)
 //   BENCH_ONLY=http npm run bench      the rows of `mcp --http` alone (one sandbox, a minute)
 // Not part of npm test: timings on shared machines are noisy, ratios taken side by side are not.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { majorLines, nodeOf } from "./node-lines.mjs";
+import { join } from "node:path";
+import {
+  BIN,
+  median,
+  nodesAsked,
+  printTable,
+  RSS_PRELOAD,
+  RUNS,
+  root,
+  run,
+  sandbox,
+  sideBySide,
+  stopSandboxes,
+} from "./bench-lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(root, "bin", "tokenintel.js");
 const FLOOR = join(root, "bench", "floor-request.mjs");
 const FLOOR_PAGES = join(root, "bench", "floor-pages.mjs");
 const MCP_CLIENT = join(root, "bench", "mcp-client.mjs");
 const MCP_HTTP_LOAD = join(root, "bench", "mcp-http-load.mjs");
-const RUNS = Math.max(11, Number(process.env.BENCH_RUNS ?? 15));
 const LATENCY = 50;
-const work = mkdtempSync(join(tmpdir(), "tokenintel-bench-"));
-const clean = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work };
-
-const children = [];
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGTERM");
-  rmSync(work, { recursive: true, force: true });
-});
-
-/** Starts `tokenintel sandbox` and resolves with its URL and key. */
-function sandbox(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "sandbox", "--port", "0", ...args], {
-      env: clean,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    children.push(child);
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => {
-      out += d;
-      const m = /url: (\S+)\napi key: (\S+)\n/.exec(out);
-      if (m) resolve({ url: m[1], key: m[2] });
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited (${code})`)));
-  });
-}
-
-/** One run: wall time in ms, stdout kept only when asked for. */
-function run(node, args, { env = {}, capture = false, input } = {}) {
-  const t0 = performance.now();
-  const r = spawnSync(node, args, {
-    env: { ...clean, ...env },
-    stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "ignore", "pipe"],
-    input,
-    maxBuffer: 1 << 30,
-  });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  return { ms, stdout: capture ? r.stdout.toString() : "", stderr: r.stderr.toString() };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Runs a and b alternately RUNS times (after a warm-up each, which also fills Node's compile cache). */
-function sideBySide(a, b) {
-  a();
-  b();
-  const ta = [];
-  const tb = [];
-  for (let i = 0; i < RUNS; i++) {
-    ta.push(a().ms);
-    tb.push(b().ms);
-  }
-  return [median(ta), median(tb)];
-}
 
 const ms = (x) => `${x.toFixed(0)} ms`;
 const ratioCell = (ours, floor, label) => ({
@@ -155,17 +100,12 @@ function measureRequests(node, { s0, s50, dir50 }) {
 /** 100,000 directory records as NDJSON: peak RSS and rate; its memory against 400,000 records. */
 function measureStream(node, { big, huge }) {
   // 100,000 directory records, 1,000 pages, as NDJSON into /dev/null; peak RSS from the process itself.
-  const rss = join(work, "rss.cjs");
-  writeFileSync(
-    rss,
-    'process.on("exit", () => process.stderr.write(`\\nMAX_RSS_KB=${process.resourceUsage().maxRSS}\\n`));\n',
-  );
   const stream = [...serverArgs(big), "directory", "-c", "base", "--ndjson"];
   const lines = run(node, [BIN, ...stream], { capture: true }).stdout.split("\n").length - 1;
   if (lines !== 100_000) throw new Error(`NDJSON: expected 100000 lines, got ${lines}`);
   const runs = [];
   for (let i = 0; i <= RUNS; i++) {
-    const r = run(node, ["-r", rss, BIN, ...stream]);
+    const r = run(node, ["-r", RSS_PRELOAD, BIN, ...stream]);
     if (i > 0) runs.push({ ms: r.ms, kb: Number(/MAX_RSS_KB=(\d+)/.exec(r.stderr)?.[1]) });
   }
   const rate = 100_000 / (median(runs.map((r) => r.ms)) / 1000);
@@ -179,7 +119,7 @@ function measureStream(node, { big, huge }) {
     for (let i = 0; i < 3; i++) {
       const r = run(node, [
         "-r",
-        rss,
+        RSS_PRELOAD,
         BIN,
         ...serverArgs(huge),
         "directory",
@@ -323,9 +263,7 @@ if (process.argv.includes("--trials")) {
   await import("./trials.mjs");
   process.exit(0);
 }
-const extra = majorLines(process.argv.slice(2), "bench");
-const nodes = [process.execPath, ...extra.map((major) => nodeOf(major))];
-const versions = nodes.map((n) => spawnSync(n, ["--version"], { encoding: "utf8" }).stdout.trim());
+const { nodes, versions } = nodesAsked(process.argv.slice(2));
 console.error(
   `tokenintel benchmark: ${RUNS} runs a row, ${process.platform}/${process.arch}, ${versions.join(", ")}`,
 );
@@ -368,11 +306,7 @@ const table = rows.map(([label, key, target, ok, ok20]) => [
   }),
   target,
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
-const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-console.log(line(header));
-console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const t of table) console.log(line(t));
+printTable(header, table);
 // A newer line may not be more than 10% worse than the first column on any figure.
 for (const [label, key] of rows) {
   const first = results[0][key];
@@ -389,5 +323,5 @@ for (const [label, key] of rows) {
       );
   });
 }
-for (const c of children) c.kill("SIGTERM");
+stopSandboxes();
 process.exitCode = failed ? 1 : 0;
