@@ -52,7 +52,7 @@ const listed = spawnSync(
   { env: clean, encoding: "utf8" },
 );
 const tickers = JSON.parse(listed.stdout)
-  .map((r) => r.symbol)
+  .map((record) => record.symbol)
   .filter((symbol) => /^[A-Z0-9]+$/.test(symbol))
   .join(",");
 const wrapped = [...key(s0), "check", "-c", "base", "--tickers", tickers];
