@@ -75,8 +75,10 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
     .configureOutput({
       writeOut: write.out,
       writeErr: write.err,
-      outputError: (message, write) =>
-        options.onError ? options.onError(message) : write(`tokenintel: ${message.replace(/^error: /, "")}`),
+      outputError: (message, writeError) =>
+        options.onError
+          ? options.onError(message)
+          : writeError(`tokenintel: ${message.replace(/^error: /, "")}`),
     });
   addFlags(program, GLOBAL_FLAGS);
   const names = Object.keys(COMMANDS);

@@ -368,6 +368,6 @@ function toNumbers(value: unknown, key = ""): unknown {
   if (typeof value === "string") return isDecimalText(value) && !/(^|_)id$/.test(key) ? Number(value) : value;
   if (Array.isArray(value)) return value.map((item) => toNumbers(item));
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toNumbers(item, key)]));
+    return Object.fromEntries(Object.entries(value).map(([field, item]) => [field, toNumbers(item, field)]));
   return value;
 }

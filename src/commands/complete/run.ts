@@ -48,7 +48,7 @@ export function completeValues(
 ): string[] {
   if (what === "paths") return completePaths(prefix, command);
   if (what !== "tickers") return [];
-  const named = INDEX_CHAINS.find((indexChain) => indexChain === chain?.toLowerCase());
+  const named = INDEX_CHAINS.find((known) => known === chain?.toLowerCase());
   const chains: readonly IndexChain[] = named ? [named] : INDEX_CHAINS;
   const wanted = prefix.replace(/^\$/, "").toLowerCase();
   const seen = new Set<string>();

@@ -21,7 +21,7 @@ function zshFlag(flag: CompletionFlag, command = ""): string {
       : flag.dynamic
         ? `${colon}${flag.dynamic}:_tokenintel_${flag.dynamic}${flag.dynamic === "paths" ? ` ${command}` : ""}`
         : flag.values
-          ? `:value:(${flag.values.map((value) => zq(value)).join(" ")})`
+          ? `:value:(${flag.values.map((choice) => zq(choice)).join(" ")})`
           : ":value: ";
   if (flag.names.length === 2)
     return `'(${flag.names.join(" ")})'{${flag.names.join(",")}}'[${desc}]${value}'`;

@@ -128,9 +128,9 @@ export function tableColumns(
   }
   return (records) => {
     if (chosen) {
-      const shown = Object.values(definition.table.views).flatMap((layout) => [
-        ...chooseColumns(layout.columns, records),
-        ...chooseColumns(layout.wide, records),
+      const shown = Object.values(definition.table.views).flatMap((eachLayout) => [
+        ...chooseColumns(eachLayout.columns, records),
+        ...chooseColumns(eachLayout.wide, records),
       ]);
       return columnsForPaths(chosen, shown);
     }

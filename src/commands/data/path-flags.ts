@@ -14,7 +14,9 @@ import type { FieldsSeen } from "./fields-seen.js";
 export function nearPaths(path: string, known: Iterable<string>): string[] {
   const leaf = path.split(".").pop()!;
   const all = [...known];
-  const sameLeaf = all.filter((path) => path.endsWith(`.${leaf}`) || path === leaf).slice(0, 3);
+  const sameLeaf = all
+    .filter((candidate) => candidate.endsWith(`.${leaf}`) || candidate === leaf)
+    .slice(0, 3);
   // Else a typo: token_info.symbl → token_info.symbol.
   return sameLeaf.length ? sameLeaf : closest(path, all);
 }

@@ -49,7 +49,7 @@ function example(module: CommandModule): string | undefined {
 }
 
 /** A description as a sentence: a capital first, a full stop last. */
-const sentence = (description: string) => `${description.charAt(0).toUpperCase()}${description.slice(1)}.`;
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 const sh = (line: string) => `\`\`\`sh\n${line}\n\`\`\``;
 
