@@ -7,81 +7,26 @@
 //   BENCH_RUNS=21 npm run bench        more runs a row (at least 11; default 15)
 //   BENCH_ONLY=http npm run bench      the rows of `mcp --http` alone (one sandbox, a minute)
 // Not part of npm test: timings on shared machines are noisy, ratios taken side by side are not.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { majorLines, nodeOf } from "./node-lines.mjs";
+import { join } from "node:path";
+import {
+  BIN,
+  median,
+  nodesAsked,
+  printTable,
+  RSS_PRELOAD,
+  RUNS,
+  root,
+  run,
+  sandbox,
+  sideBySide,
+  stopSandboxes,
+} from "./bench-lib.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const BIN = join(root, "bin", "tokenintel.js");
 const FLOOR = join(root, "bench", "floor-request.mjs");
 const FLOOR_PAGES = join(root, "bench", "floor-pages.mjs");
 const MCP_CLIENT = join(root, "bench", "mcp-client.mjs");
 const MCP_HTTP_LOAD = join(root, "bench", "mcp-http-load.mjs");
-const RUNS = Math.max(11, Number(process.env.BENCH_RUNS ?? 15));
 const LATENCY = 50;
-const work = mkdtempSync(join(tmpdir(), "tokenintel-bench-"));
-const clean = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work };
-
-const children = [];
-process.on("exit", () => {
-  for (const c of children) c.kill("SIGTERM");
-  rmSync(work, { recursive: true, force: true });
-});
-
-/** Starts `tokenintel sandbox` and resolves with its URL and key. */
-function sandbox(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, "sandbox", "--port", "0", ...args], {
-      env: clean,
-      stdio: ["ignore", "pipe", "ignore"],
-    });
-    children.push(child);
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (d) => {
-      out += d;
-      const m = /url: (\S+)\napi key: (\S+)\n/.exec(out);
-      if (m) resolve({ url: m[1], key: m[2] });
-    });
-    child.on("exit", (code) => reject(new Error(`sandbox exited (${code})`)));
-  });
-}
-
-/** One run: wall time in ms, stdout kept only when asked for. */
-function run(node, args, { env = {}, capture = false, input } = {}) {
-  const t0 = performance.now();
-  const r = spawnSync(node, args, {
-    env: { ...clean, ...env },
-    stdio: [input === undefined ? "ignore" : "pipe", capture ? "pipe" : "ignore", "pipe"],
-    input,
-    maxBuffer: 1 << 30,
-  });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed (${r.status}): ${r.stderr}`);
-  return { ms, stdout: capture ? r.stdout.toString() : "", stderr: r.stderr.toString() };
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Runs a and b alternately RUNS times (after a warm-up each, which also fills Node's compile cache). */
-function sideBySide(a, b) {
-  a();
-  b();
-  const ta = [];
-  const tb = [];
-  for (let i = 0; i < RUNS; i++) {
-    ta.push(a().ms);
-    tb.push(b().ms);
-  }
-  return [median(ta), median(tb)];
-}
 
 const ms = (x) => `${x.toFixed(0)} ms`;
 const ratioCell = (ours, floor, label) => ({
@@ -89,67 +34,83 @@ const ratioCell = (ours, floor, label) => ({
   text: `${(ours / floor).toFixed(2)}× (${ms(ours)} vs ${label ?? ms(floor)})`,
 });
 
+/** The command line that points tokenintel at `server`. */
+const serverArgs = (server) => ["--base-url", server.url, "--api-key", server.key];
+/** A run of tokenintel on `node` with these arguments, to time. */
+const cli = (node, args, env) => () => run(node, [BIN, ...args], { env });
+/** The floor of any Node program: `node -e 0`. */
+const nodeZero = (node) => () => run(node, ["-e", "0"]);
+
 /** The figures on one node binary. */
 function measure(node, servers) {
-  const { s0, s50, dir50, big, huge } = servers;
-  const key = (s) => ["--base-url", s.url, "--api-key", s.key];
-  const cli = (args, env) => () => run(node, [BIN, ...args], { env });
-  const node0 = () => run(node, ["-e", "0"]);
+  return {
+    ...measureStart(node),
+    ...measureRequests(node, servers),
+    ...measureStream(node, servers),
+    ...measureMcp(node, servers),
+  };
+}
+
+/** Start-up: `--version` and `market --help` against `node -e 0`. */
+function measureStart(node) {
+  return {
+    version: ratioCell(...sideBySide(cli(node, ["--version"]), nodeZero(node))),
+    help: ratioCell(...sideBySide(cli(node, ["market", "--help"]), nodeZero(node))),
+  };
+}
+
+/** Requests: one, a walk of 34 pages, the directory's walk against the paging floor, a table. */
+function measureRequests(node, { s0, s50, dir50 }) {
   const out = {};
-
-  out.version = ratioCell(...sideBySide(cli(["--version"]), node0));
-  out.help = ratioCell(...sideBySide(cli(["market", "--help"]), node0));
-
-  const one = [...key(s0), "market", "-c", "base", "--tickers", "VIRTUAL", "--json"];
+  const one = [...serverArgs(s0), "market", "-c", "base", "--tickers", "VIRTUAL", "--json"];
   const url = `${s0.url}/v1/crypto-market/?chain=base&token_tickers=VIRTUAL&api_key=${s0.key}`;
   const got = JSON.parse(run(node, [BIN, ...one], { capture: true }).stdout);
   if (got.length !== 1) throw new Error(`one request: expected 1 record, got ${got.length}`);
-  out.request = ratioCell(...sideBySide(cli(one), () => run(node, [FLOOR, url])));
+  out.request = ratioCell(...sideBySide(cli(node, one), () => run(node, [FLOOR, url])));
 
   // 1,000 tokens over 34 pages of 30, 4 in flight: page 1, then ceil(33 / 4) = 9 round trips.
-  const all = [...key(s50), "market", "-c", "base", "--json"];
+  const all = [...serverArgs(s50), "market", "-c", "base", "--json"];
   const pages = JSON.parse(run(node, [BIN, ...all], { capture: true }).stdout);
   if (pages.length !== 1000) throw new Error(`34 pages: expected 1000 records, got ${pages.length}`);
-  const [walk, first] = sideBySide(cli(all), cli([...all, "--page", "1"]));
+  const [walk, first] = sideBySide(cli(node, all), cli(node, [...all, "--page", "1"]));
   out.pages = ratioCell(walk, first + 9 * LATENCY, `${ms(first)} + 9 × ${LATENCY} ms`);
 
   // The directory's 34 pages of 100 (3,400 tokens; page 1 tells the page count) at 50 ms a page, vs
   // the paging floor: a node:http program reading page 1, then the 33 others over 4 keep-alive
   // connections, printing the same records as the same indented JSON array.
-  const walk34 = [...key(dir50), "directory", "-c", "base", "--max-pages", "34", "--json"];
+  const walk34 = [...serverArgs(dir50), "directory", "-c", "base", "--max-pages", "34", "--json"];
   const listing = `${dir50.url}/v1/crypto-metainfo?chain=base&api_key=${dir50.key}`;
   const ours = run(node, [BIN, ...walk34], { capture: true }).stdout;
   const floors = run(node, [FLOOR_PAGES, listing], { capture: true }).stdout;
   if (JSON.parse(ours).length !== 3400) throw new Error("directory walk: expected 3400 records");
   if (ours !== floors)
     throw new Error("directory walk: tokenintel and the paging floor printed different bytes");
-  out.walk = ratioCell(...sideBySide(cli(walk34), () => run(node, [FLOOR_PAGES, listing])));
+  out.walk = ratioCell(...sideBySide(cli(node, walk34), () => run(node, [FLOOR_PAGES, listing])));
 
-  const table = [...key(s0), "market", "-c", "base"];
+  const table = [...serverArgs(s0), "market", "-c", "base"];
   out.table = ratioCell(
     ...sideBySide(
-      cli([...table, "-o", "table"], { COLUMNS: "160" }),
-      cli([...table, "--json"], { COLUMNS: "160" }),
+      cli(node, [...table, "-o", "table"], { COLUMNS: "160" }),
+      cli(node, [...table, "--json"], { COLUMNS: "160" }),
     ),
   );
+  return out;
+}
 
+/** 100,000 directory records as NDJSON: peak RSS and rate; its memory against 400,000 records. */
+function measureStream(node, { big, huge }) {
   // 100,000 directory records, 1,000 pages, as NDJSON into /dev/null; peak RSS from the process itself.
-  const rss = join(work, "rss.cjs");
-  writeFileSync(
-    rss,
-    'process.on("exit", () => process.stderr.write(`\\nMAX_RSS_KB=${process.resourceUsage().maxRSS}\\n`));\n',
-  );
-  const stream = [...key(big), "directory", "-c", "base", "--ndjson"];
+  const stream = [...serverArgs(big), "directory", "-c", "base", "--ndjson"];
   const lines = run(node, [BIN, ...stream], { capture: true }).stdout.split("\n").length - 1;
   if (lines !== 100_000) throw new Error(`NDJSON: expected 100000 lines, got ${lines}`);
   const runs = [];
   for (let i = 0; i <= RUNS; i++) {
-    const r = run(node, ["-r", rss, BIN, ...stream]);
+    const r = run(node, ["-r", RSS_PRELOAD, BIN, ...stream]);
     if (i > 0) runs.push({ ms: r.ms, kb: Number(/MAX_RSS_KB=(\d+)/.exec(r.stderr)?.[1]) });
   }
   const rate = 100_000 / (median(runs.map((r) => r.ms)) / 1000);
   const mb = Math.max(...runs.map((r) => r.kb)) / 1024;
-  out.ndjson = { mb, rate, text: `${mb.toFixed(0)} MB, ${Math.round(rate / 1000)}k rec/s` };
+  const ndjson = { mb, rate, text: `${mb.toFixed(0)} MB, ${Math.round(rate / 1000)}k rec/s` };
 
   // The same stream at 100,000 and at 400,000 records (--max-pages 5000): its memory must not grow
   // with its length. Peak RSS of each, the highest of 3 runs.
@@ -158,9 +119,9 @@ function measure(node, servers) {
     for (let i = 0; i < 3; i++) {
       const r = run(node, [
         "-r",
-        rss,
+        RSS_PRELOAD,
         BIN,
-        ...key(huge),
+        ...serverArgs(huge),
         "directory",
         "-c",
         "base",
@@ -175,23 +136,30 @@ function measure(node, servers) {
     return Math.max(...kb) / 1024;
   };
   const [small, large] = [peak(100_000), peak(400_000)];
-  out.growth = {
+  const growth = {
     value: large - small,
     text: `+${(large - small).toFixed(1)} MB (${small.toFixed(0)} → ${large.toFixed(0)} MB)`,
   };
+  return { ndjson, growth };
+}
 
-  // `tokenintel mcp` with a usable tool list (its answers to initialize, then tools/list, timed by a
-  // client script) vs `--help` (the whole run); then the size of each tool's answer to the call an
-  // agent makes first (the largest, market on a chain, must fit an agent's context: <= 16 KB).
+/**
+ * `tokenintel mcp` with a usable tool list (its answers to initialize, then tools/list, timed by a
+ * client script) vs `--help` (the whole run) and vs `node -e 0`; then the size of the tool list and
+ * of each tool's answer to the call an agent makes first (the largest, market on a chain, must fit
+ * an agent's context: <= 16 KB).
+ */
+function measureMcp(node, { s0 }) {
+  const out = {};
   const mcpRun = () => {
-    const r = run(node, [MCP_CLIENT, node, BIN, "mcp", ...key(s0)], { capture: true });
+    const r = run(node, [MCP_CLIENT, node, BIN, "mcp", ...serverArgs(s0)], { capture: true });
     return { ms: JSON.parse(r.stdout).tools };
   };
-  const [mcpTools, helpRun] = sideBySide(mcpRun, cli(["--help"]));
+  const [mcpTools, helpRun] = sideBySide(mcpRun, cli(node, ["--help"]));
   out.mcp = ratioCell(mcpTools, helpRun);
   // The same, against the floor of any Node program: what an agent's client waits for at its start.
-  out.mcpSpawn = ratioCell(...sideBySide(mcpRun, node0));
-  const calls = run(node, [MCP_CLIENT, node, BIN, "mcp", ...key(s0)], {
+  out.mcpSpawn = ratioCell(...sideBySide(mcpRun, nodeZero(node)));
+  const calls = run(node, [MCP_CLIENT, node, BIN, "mcp", ...serverArgs(s0)], {
     capture: true,
     env: { BENCH_MCP_CALLS: "1" },
   });
@@ -295,9 +263,7 @@ if (process.argv.includes("--trials")) {
   await import("./trials.mjs");
   process.exit(0);
 }
-const extra = majorLines(process.argv.slice(2), "bench");
-const nodes = [process.execPath, ...extra.map((major) => nodeOf(major))];
-const versions = nodes.map((n) => spawnSync(n, ["--version"], { encoding: "utf8" }).stdout.trim());
+const { nodes, versions } = nodesAsked(process.argv.slice(2));
 console.error(
   `tokenintel benchmark: ${RUNS} runs a row, ${process.platform}/${process.arch}, ${versions.join(", ")}`,
 );
@@ -340,11 +306,7 @@ const table = rows.map(([label, key, target, ok, ok20]) => [
   }),
   target,
 ]);
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
-const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-console.log(line(header));
-console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-for (const t of table) console.log(line(t));
+printTable(header, table);
 // A newer line may not be more than 10% worse than the first column on any figure.
 for (const [label, key] of rows) {
   const first = results[0][key];
@@ -361,5 +323,5 @@ for (const [label, key] of rows) {
       );
   });
 }
-for (const c of children) c.kill("SIGTERM");
+stopSandboxes();
 process.exitCode = failed ? 1 : 0;

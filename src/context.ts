@@ -95,7 +95,9 @@ export class Context implements RunContext {
   }
 
   store(): Promise<ConfigStore> {
-    this.storePromise ??= import("./config/store.js").then((m) => m.ConfigStore.open(this.io.env));
+    this.storePromise ??= import("./config/store.js").then(({ ConfigStore }) =>
+      ConfigStore.open(this.io.env),
+    );
     return this.storePromise;
   }
 

@@ -75,8 +75,10 @@ export async function buildProgram(options: ProgramOptions): Promise<Command> {
     .configureOutput({
       writeOut: write.out,
       writeErr: write.err,
-      outputError: (s, w) =>
-        options.onError ? options.onError(s) : w(`tokenintel: ${s.replace(/^error: /, "")}`),
+      outputError: (message, writeError) =>
+        options.onError
+          ? options.onError(message)
+          : writeError(`tokenintel: ${message.replace(/^error: /, "")}`),
     });
   addFlags(program, GLOBAL_FLAGS);
   const names = Object.keys(COMMANDS);
@@ -121,13 +123,13 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
   // After the options: the examples as written (each runs as typed), then the notes, wrapped at the
   // help's width like every other paragraph (scripts/help-pages.ts records them as such).
   const examples = module.examples?.length
-    ? `\nExamples:\n${module.examples.map((l) => `  $ ${l}`).join("\n")}\n`
+    ? `\nExamples:\n${module.examples.map((line) => `  $ ${line}`).join("\n")}\n`
     : "";
   const notes = module.notes ? reflow(module.notes) : undefined;
   cmd.configureHelp({
     ...cmd.configureHelp(),
-    formatHelp: (c: Command, helper: Help) =>
-      `${Help.prototype.formatHelp.call(helper, c, helper)}${globalsBriefly(c, helper)}${examples}${
+    formatHelp: (command: Command, helper: Help) =>
+      `${Help.prototype.formatHelp.call(helper, command, helper)}${globalsBriefly(command, helper)}${examples}${
         notes ? `\n${wrapNotes(notes, (line) => helper.boxWrap(line, helper.helpWidth ?? 80))}\n` : ""
       }`,
   });

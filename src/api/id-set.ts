@@ -43,7 +43,7 @@ function isLowerHex(text: string): boolean {
   return true;
 }
 
-const nibble = (c: number) => (c <= 57 ? c - 48 : c - 87);
+const nibble = (code: number) => (code <= 57 ? code - 48 : code - 87);
 
 export class CompactIdSet {
   /** Arena offset + 1 of each slot's id (0: empty). */

@@ -27,8 +27,8 @@ export function chunk<T>(items: readonly T[], size = MAX_SELECTOR_ITEMS): T[][] 
 }
 
 /** The requests a list walk makes, in order: each chunk of the list, once per fan-out value. */
-export function unitsOf(q: Pick<RecordQuery, "fanOut">, selector: Selector): Unit[] {
-  const fans = q.fanOut?.values ?? [undefined];
+export function unitsOf(recordQuery: Pick<RecordQuery, "fanOut">, selector: Selector): Unit[] {
+  const fans = recordQuery.fanOut?.values ?? [undefined];
   return chunk(selector.items, selector.perRequest).flatMap((items) =>
     fans.map((fan) => (fan ? { items, fan } : { items })),
   );
@@ -49,11 +49,11 @@ const matchKey = (key: string, fan: string | undefined) => (fan === undefined ? 
  * under some values and not others, with the values that answered nothing.
  */
 export function unanswered(
-  q: Pick<RecordQuery, "fanOut">,
+  recordQuery: Pick<RecordQuery, "fanOut">,
   items: readonly string[],
   matched: ReadonlySet<string>,
 ): Pick<RecordStreamResult, "missing" | "missingOn"> {
-  const values = q.fanOut?.values.map((f) => f.value) ?? [undefined];
+  const values = recordQuery.fanOut?.values.map((fan) => fan.value) ?? [undefined];
   const missing: string[] = [];
   const missingOn: Array<{ item: string; values: string[] }> = [];
   for (const item of items) {
@@ -70,30 +70,33 @@ export function unanswered(
  */
 export async function* walkUnits(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   selector: Selector,
   delivery: Delivery,
   result: RecordStreamResult,
 ): AsyncGenerator<unknown[]> {
-  const units = unitsOf(q, selector).slice(q.firstUnit ?? 0);
+  const units = unitsOf(recordQuery, selector).slice(recordQuery.firstUnit ?? 0);
   result.matched ??= new Set<string>();
   const matched = result.matched;
   // A unit's walk that reached the page ceiling: its records are delivered, then the run stops.
   const ceilings = new Map<Unit, PageCeilingError>();
   const results = inOrder(
-    (i) => fetchUnit(client, q, selector, units[i]!, (ceiling) => ceilings.set(units[i]!, ceiling)),
+    (index) =>
+      fetchUnit(client, recordQuery, selector, units[index]!, (ceiling) =>
+        ceilings.set(units[index]!, ceiling),
+      ),
     0,
     units.length - 1,
-    () => (delivery.full ? 0 : q.window),
+    () => (delivery.full ? 0 : recordQuery.window),
   );
   for (let done = 1; ; done++) {
-    const next = await nextUnit(results, q, selector, units, done - 1);
+    const next = await nextUnit(results, recordQuery, selector, units, done - 1);
     if (next.done) break;
     const unit = units[done - 1]!;
     for (const key of answeredKeys(next.value, unit, selector.kind))
       matched.add(matchKey(key, unit.fan?.value));
     const batch = delivery.keep(next.value);
-    q.onProgress?.({
+    recordQuery.onProgress?.({
       done,
       total: units.length,
       unit: "request",
@@ -105,7 +108,7 @@ export async function* walkUnits(
     const ceiling = ceilings.get(unit);
     if (ceiling) throw noteUnrequested(ceiling, units.slice(done), selector.items.length);
   }
-  if (!delivery.full) Object.assign(result, unanswered(q, selector.items, matched));
+  if (!delivery.full) Object.assign(result, unanswered(recordQuery, selector.items, matched));
 }
 
 /**
@@ -127,7 +130,7 @@ function unitLabel(unit: Unit, param: string | undefined): string {
 /** The next unit's records; a failure in a list of several requests names what was left unread. */
 async function nextUnit(
   results: AsyncGenerator<unknown[]>,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   selector: Selector,
   units: readonly Unit[],
   done: number,
@@ -136,14 +139,20 @@ async function nextUnit(
     return await results.next();
   } catch (error) {
     // A fan-out's first request failing leaves the whole list unread: nothing more to name.
-    const named = units.length > 1 && !(q.fanOut && done === 0);
-    if (error instanceof CliError && named) error.message += ` [${failedUnit(q, selector, units, done)}]`;
+    const named = units.length > 1 && !(recordQuery.fanOut && done === 0);
+    if (error instanceof CliError && named)
+      error.message += ` [${failedUnit(recordQuery, selector, units, done)}]`;
     throw error;
   }
 }
 
-function failedUnit(q: RecordQuery, selector: Selector, units: readonly Unit[], done: number): string {
-  if (!q.fanOut) {
+function failedUnit(
+  recordQuery: RecordQuery,
+  selector: Selector,
+  units: readonly Unit[],
+  done: number,
+): string {
+  if (!recordQuery.fanOut) {
     const size = selector.perRequest ?? MAX_SELECTOR_ITEMS;
     const total = selector.items.length;
     const missing = selector.items.slice(done * size);
@@ -151,7 +160,7 @@ function failedUnit(q: RecordQuery, selector: Selector, units: readonly Unit[], 
     return `request for items ${done * size + 1}-${Math.min(total, (done + 1) * size)} of ${total} failed: ${missing.length} items are missing: ${names}`;
   }
   const left = units.slice(done);
-  const names = left.slice(0, 6).map((u) => unitLabel(u, q.fanOut?.param));
+  const names = left.slice(0, 6).map((unit) => unitLabel(unit, recordQuery.fanOut?.param));
   return `request ${done + 1} of ${units.length} (${names[0]}) failed: ${left.length} requests are missing: ${names.join("; ")}${left.length > 6 ? "; …" : ""}`;
 }
 
@@ -182,43 +191,45 @@ function stamp(record: unknown, param: string, value: string): unknown {
 /** One unit's records in the user's order: its one page, or every page up to the page ceiling. */
 async function fetchUnit(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   selector: Selector,
   unit: Unit,
   onCeiling: (ceiling: PageCeilingError) => void,
 ): Promise<unknown[]> {
-  const query = queryOf(q, selector, unit);
-  const endpoint = unit.fan ? { ...q.endpoint, path: unit.fan.path } : q.endpoint;
+  const query = queryOf(recordQuery, selector, unit);
+  const endpoint = unit.fan ? { ...recordQuery.endpoint, path: unit.fan.path } : recordQuery.endpoint;
   let records: unknown[];
   try {
     // The service answers in its own order: --page's one page, an unpaged endpoint's one answer or
     // every page, put back in the user's.
     records =
-      q.page !== undefined || endpoint.paged === false
-        ? (await fetchPage(client, endpoint, query, q.page ?? 1, q.signal)).records
-        : await everyPage(client, { ...q, endpoint }, query, onCeiling);
+      recordQuery.page !== undefined || endpoint.paged === false
+        ? (await fetchPage(client, endpoint, query, recordQuery.page ?? 1, recordQuery.signal)).records
+        : await everyPage(client, { ...recordQuery, endpoint }, query, onCeiling);
   } catch (error) {
     if (notFound(error, unit)) return [];
     throw error;
   }
   const ordered = orderBySelector(records, unit.items, selector.kind);
-  return unit.fan && q.fanOut ? ordered.map((r) => stamp(r, q.fanOut!.param, unit.fan!.value)) : ordered;
+  return unit.fan && recordQuery.fanOut
+    ? ordered.map((record) => stamp(record, recordQuery.fanOut!.param, unit.fan!.value))
+    : ordered;
 }
 
 /** walkPages over one query, with the query's window, speculation, page ceiling and repeat note. */
 export function pagesOf(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   query: Query,
   walk: Pick<PageWalk, "wanted" | "prefetch" | "firstPage">,
 ): AsyncGenerator<Page> {
   return walkPages({
-    fetch: (n) => fetchPage(client, q.endpoint, query, n, q.signal),
-    pageSize: q.endpoint.pageSize,
-    window: q.window,
-    speculate: q.speculate,
-    maxPages: q.maxPages,
-    onRepeat: q.onRepeat,
+    fetch: (page) => fetchPage(client, recordQuery.endpoint, query, page, recordQuery.signal),
+    pageSize: recordQuery.endpoint.pageSize,
+    window: recordQuery.window,
+    speculate: recordQuery.speculate,
+    maxPages: recordQuery.maxPages,
+    onRepeat: recordQuery.onRepeat,
     ...walk,
   });
 }
@@ -226,13 +237,15 @@ export function pagesOf(
 /** The records of every page of a query; a walk that reaches the page ceiling keeps what it read. */
 async function everyPage(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   query: Query,
   onCeiling: (ceiling: PageCeilingError) => void,
 ): Promise<unknown[]> {
   const records: unknown[] = [];
   try {
-    for await (const page of pagesOf(client, q, query, { wanted: () => Number.POSITIVE_INFINITY })) {
+    for await (const page of pagesOf(client, recordQuery, query, {
+      wanted: () => Number.POSITIVE_INFINITY,
+    })) {
       records.push(...page.records);
     }
   } catch (error) {
@@ -245,27 +258,34 @@ async function everyPage(
 /** Orders records by the position of the item that names them; unmatched records keep their place at the end. */
 export function orderBySelector(records: unknown[], items: readonly string[], kind: SelectorKind): unknown[] {
   const position = new Map<string, number>();
-  items.forEach((item, i) => {
+  items.forEach((item, index) => {
     const key = item.toLowerCase();
-    if (!position.has(key)) position.set(key, i);
+    if (!position.has(key)) position.set(key, index);
   });
   return records
-    .map((record, i) => ({ record, i, pos: position.get(selectorKey(record, kind) ?? "") ?? items.length }))
-    .sort((a, b) => a.pos - b.pos || a.i - b.i)
-    .map((x) => x.record);
+    .map((record, index) => ({
+      record,
+      index,
+      at: position.get(selectorKey(record, kind) ?? "") ?? items.length,
+    }))
+    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map((entry) => entry.record);
 }
 
 /** The request a list walk starts with: its first unit's path and query. */
-export function firstUnitRequest(q: RecordQuery, selector: Selector): { path: string; query: Query } {
-  const unit = unitsOf(q, selector)[0] ?? { items: [] };
-  return { path: unit.fan?.path ?? q.endpoint.path, query: queryOf(q, selector, unit) };
+export function firstUnitRequest(
+  recordQuery: RecordQuery,
+  selector: Selector,
+): { path: string; query: Query } {
+  const unit = unitsOf(recordQuery, selector)[0] ?? { items: [] };
+  return { path: unit.fan?.path ?? recordQuery.endpoint.path, query: queryOf(recordQuery, selector, unit) };
 }
 
 /** What one unit's request sends: the query's filters, its items, its fan-out value. */
-function queryOf(q: RecordQuery, selector: Selector, unit: Unit): Query {
+function queryOf(recordQuery: RecordQuery, selector: Selector, unit: Unit): Query {
   return [
-    ...q.query,
+    ...recordQuery.query,
     [selector.param, unit.items],
-    ...(unit.fan && q.fanOut ? ([[q.fanOut.param, unit.fan.value]] as const) : []),
+    ...(unit.fan && recordQuery.fanOut ? ([[recordQuery.fanOut.param, unit.fan.value]] as const) : []),
   ];
 }

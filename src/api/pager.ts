@@ -185,8 +185,8 @@ class Novelty {
   }
 }
 
-function positiveInt(n: number | undefined): number | undefined {
-  return n !== undefined && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+function positiveInt(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /**

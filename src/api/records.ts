@@ -87,29 +87,37 @@ export interface RecordStreamResult {
  */
 export function streamRecords(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   result: RecordStreamResult = { missing: [] },
   /** What was delivered before (a walk resumed after a failed page keeps its ids and count). */
-  delivery: Delivery = new Delivery(q),
+  delivery: Delivery = new Delivery(recordQuery),
 ): AsyncGenerator<unknown[]> {
-  return q.selector
-    ? walkUnits(client, q, q.selector, delivery, result)
-    : walkQueryPages(client, q, delivery);
+  return recordQuery.selector
+    ? walkUnits(client, recordQuery, recordQuery.selector, delivery, result)
+    : walkQueryPages(client, recordQuery, delivery);
 }
 
 /** Page mode: the query's pages in order, or the one page asked for. */
 async function* walkQueryPages(
   client: Requester,
-  q: RecordQuery,
+  recordQuery: RecordQuery,
   delivery: Delivery,
 ): AsyncGenerator<unknown[]> {
   const pages =
-    q.page !== undefined || q.endpoint.paged === false
-      ? oneShot(fetchPage(client, q.endpoint, q.query, q.page ?? 1, q.signal))
-      : pagesOf(client, q, q.query, {
+    recordQuery.page !== undefined || recordQuery.endpoint.paged === false
+      ? oneShot(
+          fetchPage(
+            client,
+            recordQuery.endpoint,
+            recordQuery.query,
+            recordQuery.page ?? 1,
+            recordQuery.signal,
+          ),
+        )
+      : pagesOf(client, recordQuery, recordQuery.query, {
           wanted: () => delivery.remaining,
-          prefetch: q.prefetch,
-          firstPage: q.firstPage,
+          prefetch: recordQuery.prefetch,
+          firstPage: recordQuery.firstPage,
         });
   let pagesDone = 0;
   let pageCount: number | undefined;
@@ -118,8 +126,9 @@ async function* walkQueryPages(
       pagesDone = page.number;
       pageCount ??= page.pagination?.pageCount;
       const batch = delivery.keep(page.records, page.repeats);
-      const last = q.page !== undefined || q.endpoint.paged === false || page.last === true;
-      q.onProgress?.({
+      const last =
+        recordQuery.page !== undefined || recordQuery.endpoint.paged === false || page.last === true;
+      recordQuery.onProgress?.({
         done: page.number,
         total: pageCount,
         unit: "page",
@@ -130,7 +139,7 @@ async function* walkQueryPages(
       if (delivery.full) return;
     }
   } catch (error) {
-    if (q.page === undefined) notePagesMissing(error, pagesDone, pageCount);
+    if (recordQuery.page === undefined) notePagesMissing(error, pagesDone, pageCount);
     throw error;
   }
 }
@@ -152,11 +161,14 @@ async function* oneShot<T>(value: Promise<T>): AsyncGenerator<T> {
 }
 
 /** The request a query starts with: its first page, or the first request of its list. */
-export function firstRequest(q: RecordQuery): { path: string; query: Query } {
-  if (q.selector) {
-    const first = firstUnitRequest(q, q.selector);
-    return q.endpoint.paged === false ? first : { ...first, query: [...first.query, ["page", q.page ?? 1]] };
+export function firstRequest(recordQuery: RecordQuery): { path: string; query: Query } {
+  if (recordQuery.selector) {
+    const first = firstUnitRequest(recordQuery, recordQuery.selector);
+    return recordQuery.endpoint.paged === false
+      ? first
+      : { ...first, query: [...first.query, ["page", recordQuery.page ?? 1]] };
   }
-  if (q.endpoint.paged === false) return { path: q.endpoint.path, query: q.query };
-  return { path: q.endpoint.path, query: [...q.query, ["page", q.page ?? 1]] };
+  if (recordQuery.endpoint.paged === false)
+    return { path: recordQuery.endpoint.path, query: recordQuery.query };
+  return { path: recordQuery.endpoint.path, query: [...recordQuery.query, ["page", recordQuery.page ?? 1]] };
 }

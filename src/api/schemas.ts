@@ -81,7 +81,9 @@ function recordSchema(shape: Shape, mode: Mode): Schema {
  */
 function envelopeSchema() {
   const count = z.pipe(
-    z.transform((v: unknown) => (typeof v === "string" && /^\d{1,15}$/.test(v.trim()) ? Number(v) : v)),
+    z.transform((value: unknown) =>
+      typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value,
+    ),
     z.catch(z.optional(z.int().check(z.nonnegative())), undefined),
   );
   const pagination = z.pipe(

@@ -66,7 +66,7 @@ export function redactUrl(url: URL | string): string {
     .slice(1)
     .split("&")
     .filter(Boolean)
-    .map((p) => (p.startsWith("api_key=") ? "api_key=***" : p));
+    .map((pair) => (pair.startsWith("api_key=") ? "api_key=***" : pair));
   u.search = parts.join("&");
   return u.toString();
 }

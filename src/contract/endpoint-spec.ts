@@ -133,21 +133,21 @@ export const DATA_PRICE = "0.005";
 /** An endpoint the newer docs name with a price but no shape: reached with `tokenintel api`. */
 export function undocumented(
   path: string,
-  o: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {},
+  options: { method?: "GET" | "POST"; price?: string; newerOf?: string } = {},
 ) {
   const why = "the docs give no shape: reach it with `tokenintel api`";
   return {
-    path: o.newerOf ?? path,
-    ...(o.newerOf ? { newerPath: path } : {}),
+    path: options.newerOf ?? path,
+    ...(options.newerOf ? { newerPath: path } : {}),
     aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
-    method: o.method ?? "GET",
+    method: options.method ?? "GET",
     pageSize: 0,
     chainRequired: false,
     selectors: {},
     selectorRequired: false,
     maxSelectorItems: MAX_SELECTOR_ITEMS,
     views: [],
-    price: o.price ?? DATA_PRICE,
+    price: options.price ?? DATA_PRICE,
     keyOptional: true,
     command: { none: why },
     sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },

@@ -108,15 +108,15 @@ export const SOCIAL_WINDOWS = ["3d", "7d"] as const;
 /** The TA intervals the spec names, in display order. */
 export const TA_INTERVALS = ["1m", "5m", "15m", "1h", "4h", "1d", "1w", "30d"] as const;
 export const X_SOCIAL_METRICS: Shape = Object.fromEntries(
-  SOCIAL_WINDOWS.flatMap((w) => [
-    [`mindshare_${w}`, "number"],
-    [`mindshare_change_percentage_${w}`, "number"],
-    [`impression_count_${w}`, "int"],
-    [`impression_count_change_percentage_${w}`, "number"],
-    [`engagement_count_${w}`, "int"],
-    [`engagement_count_change_percentage_${w}`, "number"],
-    [`follower_count_${w}`, "int"],
-    [`smart_follower_count_${w}`, "int"],
+  SOCIAL_WINDOWS.flatMap((window) => [
+    [`mindshare_${window}`, "number"],
+    [`mindshare_change_percentage_${window}`, "number"],
+    [`impression_count_${window}`, "int"],
+    [`impression_count_change_percentage_${window}`, "number"],
+    [`engagement_count_${window}`, "int"],
+    [`engagement_count_change_percentage_${window}`, "number"],
+    [`follower_count_${window}`, "int"],
+    [`smart_follower_count_${window}`, "int"],
   ]),
 );
 
@@ -128,7 +128,7 @@ export const OPTIONAL_KEYS = new Set([
   "dev_wallet_insights",
   "x_social_metrics",
   "image",
-  ...TA_INTERVALS.map((i) => `price_change_percentage_${i}`),
+  ...TA_INTERVALS.map((interval) => `price_change_percentage_${interval}`),
 ]);
 
 export const MARKET_RECORD: Shape = {
@@ -189,13 +189,15 @@ export const TA_RECORD: Shape = {
   chain: "string~",
   token_info: mayBeAbsent(TOKEN_INFO),
   technical_indicators: Object.fromEntries([
-    ...TA_INDICATORS.map((k) => [k, "numeric~"]),
-    ...TA_INDICATORS.flatMap((k) => INDICATOR_INTERVALS.map((i) => [`${k}_${i}`, "numeric~"])),
+    ...TA_INDICATORS.map((indicator) => [indicator, "numeric~"]),
+    ...TA_INDICATORS.flatMap((indicator) =>
+      INDICATOR_INTERVALS.map((interval) => [`${indicator}_${interval}`, "numeric~"]),
+    ),
   ]),
   token_metrics: mayBeAbsent(
-    Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "numeric~"])),
+    Object.fromEntries(TA_INTERVALS.map((interval) => [`price_change_percentage_${interval}`, "numeric~"])),
   ),
-  ...Object.fromEntries(TA_INTERVALS.map((i) => [`price_change_percentage_${i}`, "numeric~"])),
+  ...Object.fromEntries(TA_INTERVALS.map((interval) => [`price_change_percentage_${interval}`, "numeric~"])),
   last_updated_at: "string",
 };
 
@@ -234,9 +236,9 @@ export const FLOW_WINDOWS = ["24h", "7d", "30d"] as const;
 
 /** One direction of smart-money flow: USD and token amounts per window, JSON numbers. */
 const FLOW: Shape = Object.fromEntries(
-  FLOW_WINDOWS.flatMap((w) => [
-    [`usd_value_${w}`, "numeric~"],
-    [`token_${w}`, "numeric~"],
+  FLOW_WINDOWS.flatMap((window) => [
+    [`usd_value_${window}`, "numeric~"],
+    [`token_${window}`, "numeric~"],
   ]),
 );
 

@@ -45,10 +45,10 @@ export function readCommandLine(args: readonly string[], takesValue = NONE): Com
     helpPath: helpPath(args),
     complete: args[0] === "__complete",
     ndjson: args.some(
-      (a, i) =>
-        a === "--ndjson" ||
-        a === "--output=ndjson" ||
-        ((a === "-o" || a === "--output") && args[i + 1] === "ndjson"),
+      (word, index) =>
+        word === "--ndjson" ||
+        word === "--output=ndjson" ||
+        ((word === "-o" || word === "--output") && args[index + 1] === "ndjson"),
     ),
     words: commandWords(args, takesValue),
   };

@@ -192,7 +192,7 @@ class Run {
       const program = await buildProgram({
         only,
         contextFor: (cmd) => this.contextFor(line, cmd),
-        write: { out: (s) => io.stdout.write(s), err: (s) => io.stderr.write(s) },
+        write: { out: (text) => io.stdout.write(text), err: (text) => io.stderr.write(text) },
         onError: (message) => {
           this.commanderMessage = message;
         },
@@ -201,7 +201,7 @@ class Run {
       this.argsForHints = line.slice(2);
       // Only global options and no command (`tokenintel -v`): say so, rather than print all of help.
       if (target === undefined && !help && line.length > 2 && onlyGlobalOptions(line.slice(2))) {
-        const verboseOnly = line.slice(2).some((a) => a === "-v" || a === "--verbose");
+        const verboseOnly = line.slice(2).some((word) => word === "-v" || word === "--verbose");
         throw new UsageError(
           `no command given${verboseOnly ? " (-v is --verbose; the version is -V or --version)" : ""}; see 'tokenintel --help' for the commands`,
         );
@@ -262,9 +262,9 @@ function checkHelpPath(program: Command, path: string[]): void {
 /** Whether the words are global options (and their values) alone, none of them help or version. */
 function onlyGlobalOptions(words: readonly string[]): boolean {
   const known = new Set(
-    Object.values(GLOBAL_FLAGS as Record<string, Flag>).flatMap((f) => [
-      ...(f.flags.match(/--?[a-z0-9-]+/g) ?? []),
-      ...(f.negation?.flags.match(/--?[a-z0-9-]+/g) ?? []),
+    Object.values(GLOBAL_FLAGS as Record<string, Flag>).flatMap((flag) => [
+      ...(flag.flags.match(/--?[a-z0-9-]+/g) ?? []),
+      ...(flag.negation?.flags.match(/--?[a-z0-9-]+/g) ?? []),
     ]),
   );
   return words

@@ -203,7 +203,7 @@ export function isSettingName(name: string): name is SettingName {
 
 /** commander's attribute name for a setting's flag: "base-url" → "baseUrl". */
 export function flagAttribute(name: string): string {
-  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /** The flags of the settings in one group, in the table's order, for a flag table to take in. */
@@ -226,12 +226,12 @@ export function settingEnvironment(): Array<[string, string]> {
 
 /** `config --help`'s list: each setting, what it is, then its flag and environment variable, aligned. */
 export function settingsHelp(): string {
-  const width = Math.max(...settingNames().map((n) => n.length));
+  const width = Math.max(...settingNames().map((name) => name.length));
   const indent = " ".repeat(width + 4);
   return Object.entries(SETTINGS as Record<string, Setting>)
-    .map(([name, s]) => {
-      const flag = /--[a-z0-9-]+/.exec(s.flag.flags)?.[0] ?? s.flag.flags;
-      return `  ${name.padEnd(width)}  ${s.description}\n${indent}${flag}, ${s.env}`;
+    .map(([name, setting]) => {
+      const flag = /--[a-z0-9-]+/.exec(setting.flag.flags)?.[0] ?? setting.flag.flags;
+      return `  ${name.padEnd(width)}  ${setting.description}\n${indent}${flag}, ${setting.env}`;
     })
     .join("\n");
 }

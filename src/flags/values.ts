@@ -60,8 +60,8 @@ export function wholeNumber(what: string, min: number, max = Number.MAX_SAFE_INT
   return z
     .pipe(trimmed().check(z.regex(/^\d+$/, `expected a whole number ${what}`)), z.transform(Number))
     .check(
-      z.refine((n) => n >= min, `expected a whole number ${what}`),
-      z.refine((n) => Number.isSafeInteger(n) && n <= max, `too large (at most ${max})`),
+      z.refine((value) => value >= min, `expected a whole number ${what}`),
+      z.refine((value) => Number.isSafeInteger(value) && value <= max, `too large (at most ${max})`),
     );
 }
 
@@ -105,16 +105,16 @@ export const ttlSchema = lengthSchema({
 export const urlSchema = onFirstUse(() =>
   z.pipe(
     trimmed().check(
-      z.refine((s) => {
+      z.refine((text) => {
         try {
-          const u = new URL(s);
-          return (u.protocol === "https:" || u.protocol === "http:") && !u.username && !u.password;
+          const url = new URL(text);
+          return (url.protocol === "https:" || url.protocol === "http:") && !url.username && !url.password;
         } catch {
           return false;
         }
       }, "expected an http(s) URL such as https://api.dapplooker.com"),
     ),
-    z.transform((s: string) => s.replace(/\/+$/, "")),
+    z.transform((url: string) => url.replace(/\/+$/, "")),
   ),
 );
 
@@ -158,14 +158,14 @@ export const rateSchema = onFirstUse(() =>
   z
     .pipe(
       trimmed().check(z.regex(/^\d+(\.\d+)?(\/(min|m|minute))?$/, "expected a rate such as 100/min")),
-      z.transform((s: string) => Number.parseFloat(s)),
+      z.transform((text: string) => Number.parseFloat(text)),
     )
     .check(
-      z.refine((n) => n > 0, "the rate must be above 0"),
+      z.refine((rate) => rate > 0, "the rate must be above 0"),
       // Slower than this, the gap between requests passes what a timer holds (24.8 days) and the
       // limiter would stop limiting: the slowest rate is one request every 1,000 minutes.
       z.refine(
-        (n) => n === 0 || n >= MIN_RATE_PER_MINUTE,
+        (rate) => rate === 0 || rate >= MIN_RATE_PER_MINUTE,
         `the slowest rate is ${MIN_RATE_PER_MINUTE}/min (one request every 1,000 minutes)`,
       ),
     ),

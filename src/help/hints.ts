@@ -5,34 +5,36 @@ import type { Command } from "commander";
 
 /** Long options of a command (and the program's), as typed. */
 function longOptions(cmd: Command): string[] {
-  return cmd.options.flatMap((o) => [o.long, o.short].filter((n): n is string => Boolean(n)));
+  return cmd.options.flatMap((option) =>
+    [option.long, option.short].filter((name): name is string => Boolean(name)),
+  );
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
+function distance(from: string, to: string): number {
+  const row = Array.from({ length: to.length + 1 }, (_, column) => column);
+  for (let i = 1; i <= from.length; i++) {
     let prev = row[0]!;
     row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= to.length; j++) {
+      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (from[i - 1] === to[j - 1] ? 0 : 1));
       prev = row[j]!;
       row[j] = next;
     }
   }
-  return row[b.length]!;
+  return row[to.length]!;
 }
 
 /** Names close to `typed`: those it starts (--ver → --verbose, --version), else at most 2 edits away. */
 export function closest(typed: string, known: readonly string[]): string[] {
-  const prefixed = known.filter((k) => k.startsWith(typed) && k !== typed);
+  const prefixed = known.filter((name) => name.startsWith(typed) && name !== typed);
   if (prefixed.length) return prefixed.slice(0, 3);
   // Two edits change a length by two at most: a longer or shorter name is never measured.
   return known
-    .filter((k) => Math.abs(k.length - typed.length) <= 2)
-    .map((k) => ({ k, d: distance(typed, k) }))
-    .filter(({ d }) => d <= 2)
-    .sort((a, b) => a.d - b.d)
-    .map(({ k }) => k)
+    .filter((name) => Math.abs(name.length - typed.length) <= 2)
+    .map((name) => ({ name, edits: distance(typed, name) }))
+    .filter(({ edits }) => edits <= 2)
+    .sort((a, b) => a.edits - b.edits)
+    .map(({ name }) => name)
     .slice(0, 3);
 }
 
@@ -58,7 +60,7 @@ export async function usageLine(message: string, ctx: HintContext): Promise<stri
     );
     const command = ctx.program.commands.find((c) => c.name() === commandWord);
     const all = await ctx.commandsTaking(option);
-    const takers = all.filter((n) => n !== commandWord);
+    const takers = all.filter((name) => name !== commandWord);
     const before = command && ctx.args.indexOf(option) < ctx.args.indexOf(commandWord!);
     if (before && all.includes(commandWord!))
       return `${first}: ${option} is an option of '${commandWord}', so it goes after it (tokenintel ${commandWord} ${option} …)`;

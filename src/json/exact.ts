@@ -49,12 +49,14 @@ export function stringEnd(text: string, from: number): number {
 }
 
 /** Whether a character can be part of a number token: digits, sign, point, exponent. */
-function isNumberChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69;
+function isNumberChar(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) || code === 45 || code === 43 || code === 46 || code === 101 || code === 69
+  );
 }
 
-function isDigit(c: number): boolean {
-  return c >= 48 && c <= 57;
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /**
@@ -210,10 +212,10 @@ function writeValue(value: unknown, indent: number, pad: string): string {
     const items = value.map((item) => inner + writeValue(item, indent, inner));
     return `[${nl}${items.join(`,${nl}`)}${nl}${pad}]`;
   }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined);
   if (entries.length === 0) return "{}";
   const items = entries.map(
-    ([k, v]) => `${inner}${JSON.stringify(k)}${colon}${writeValue(v, indent, inner)}`,
+    ([key, item]) => `${inner}${JSON.stringify(key)}${colon}${writeValue(item, indent, inner)}`,
   );
   return `{${nl}${items.join(`,${nl}`)}${nl}${pad}}`;
 }

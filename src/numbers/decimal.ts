@@ -38,8 +38,8 @@ export function toPlainDecimal(text: string): string | undefined {
 }
 
 /** A JS number as plain decimal text, without exponent notation. */
-export function numberToPlain(n: number): string {
-  const s = String(n);
+export function numberToPlain(value: number): string {
+  const s = String(value);
   if (!/e/i.test(s)) return s;
   return toPlainDecimal(s) ?? s;
 }
@@ -92,14 +92,14 @@ export function isDecimalText(text: string): boolean {
 }
 
 /** Compares two decimals digit by digit: no float, so 0.10000000000000000001 > 0.1. */
-export function compareDecimals(a: DecimalParts, b: DecimalParts): number {
-  if (a.negative !== b.negative) return a.negative ? -1 : 1;
-  const sign = a.negative ? -1 : 1;
-  if (a.int.length !== b.int.length) return sign * (a.int.length - b.int.length);
-  if (a.int !== b.int) return sign * (a.int < b.int ? -1 : 1);
-  const width = Math.max(a.frac.length, b.frac.length);
-  const fa = a.frac.padEnd(width, "0");
-  const fb = b.frac.padEnd(width, "0");
+export function compareDecimals(left: DecimalParts, right: DecimalParts): number {
+  if (left.negative !== right.negative) return left.negative ? -1 : 1;
+  const sign = left.negative ? -1 : 1;
+  if (left.int.length !== right.int.length) return sign * (left.int.length - right.int.length);
+  if (left.int !== right.int) return sign * (left.int < right.int ? -1 : 1);
+  const width = Math.max(left.frac.length, right.frac.length);
+  const fa = left.frac.padEnd(width, "0");
+  const fb = right.frac.padEnd(width, "0");
   return fa === fb ? 0 : sign * (fa < fb ? -1 : 1);
 }
 
@@ -130,13 +130,14 @@ export function significant(parts: DecimalParts, digits: number, minDecimals = 0
   return parts.negative && text !== "0" ? `-${text}` : text;
 }
 
-/** a − b, exactly, as plain decimal text ("-1200.5"); undefined when either is not a number. */
-export function subtractDecimals(a: unknown, b: unknown): string | undefined {
-  const x = decimalParts(a);
-  const y = decimalParts(b);
+/** left − right, exactly, as plain decimal text ("-1200.5"); undefined when either is not a number. */
+export function subtractDecimals(left: unknown, right: unknown): string | undefined {
+  const x = decimalParts(left);
+  const y = decimalParts(right);
   if (!x || !y) return undefined;
   const scale = Math.max(x.frac.length, y.frac.length);
-  const atomic = (p: DecimalParts) => (p.negative ? -1n : 1n) * BigInt(p.int + p.frac.padEnd(scale, "0"));
+  const atomic = (parts: DecimalParts) =>
+    (parts.negative ? -1n : 1n) * BigInt(parts.int + parts.frac.padEnd(scale, "0"));
   const diff = atomic(x) - atomic(y);
   const digits = (diff < 0n ? -diff : diff).toString().padStart(scale + 1, "0");
   const int = digits.slice(0, digits.length - scale);
@@ -145,15 +146,15 @@ export function subtractDecimals(a: unknown, b: unknown): string | undefined {
 }
 
 /**
- * a × n for a whole number n, exactly, as plain decimal text ("0.000013" × 876000 → "11.388");
- * undefined when a is not a number.
+ * value × factor for a whole number factor, exactly, as plain decimal text ("0.000013" × 876000 →
+ * "11.388"); undefined when value is not a number.
  */
-export function multiplyDecimal(a: unknown, n: bigint): string | undefined {
-  const x = decimalParts(a);
+export function multiplyDecimal(value: unknown, factor: bigint): string | undefined {
+  const x = decimalParts(value);
   if (!x) return undefined;
   const scale = x.frac.length;
-  const product = BigInt(x.int + x.frac) * (n < 0n ? -n : n);
-  const negative = product !== 0n && x.negative !== n < 0n;
+  const product = BigInt(x.int + x.frac) * (factor < 0n ? -factor : factor);
+  const negative = product !== 0n && x.negative !== factor < 0n;
   const digits = product.toString().padStart(scale + 1, "0");
   const int = digits.slice(0, digits.length - scale);
   const frac = digits.slice(digits.length - scale).replace(/0+$/, "");

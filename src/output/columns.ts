@@ -74,11 +74,12 @@ export function cellValue(record: unknown, column: Column): unknown {
   return undefined;
 }
 
-export const isNumeric = (c: Column) => !["text", "bool", "time", "address", "status"].includes(c.format);
+export const isNumeric = (column: Column) =>
+  !["text", "bool", "time", "address", "status"].includes(column.format);
 
-function signedTone(n: number | undefined): Tone | undefined {
-  if (n === undefined || n === 0) return undefined;
-  return n > 0 ? "up" : "down";
+function signedTone(value: number | undefined): Tone | undefined {
+  if (value === undefined || value === 0) return undefined;
+  return value > 0 ? "up" : "down";
 }
 
 const STATUS_TONES: Record<string, Tone> = { SAFE: "good", LOW: "good", CAUTION: "warn", MEDIUM: "warn" };
@@ -190,9 +191,13 @@ export const col = (
  */
 export function columnsForPaths(paths: readonly string[], shown: readonly Column[] = []): Column[] {
   const leaf = (path: string) => path.split(".").pop()!;
-  const shared = new Set(paths.filter((p, i) => paths.findIndex((q) => leaf(q) === leaf(p)) !== i).map(leaf));
+  const shared = new Set(
+    paths.filter((path, index) => paths.findIndex((other) => leaf(other) === leaf(path)) !== index).map(leaf),
+  );
   return paths.map((path) => {
-    const own = shown.find((c) => !c.compute && c.paths.length === 1 && c.paths[0] === path);
+    const own = shown.find(
+      (candidate) => !candidate.compute && candidate.paths.length === 1 && candidate.paths[0] === path,
+    );
     if (own) return own;
     const column = columnForPath(path);
     const name = shared.has(leaf(path)) ? path : leaf(path);

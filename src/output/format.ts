@@ -58,11 +58,11 @@ const SUBSCRIPT_FROM = 4;
 const PRICE_DIGITS = 4;
 
 /** Whether a price is written in places (not 0, the subscript form or exponent form). */
-function inPlaces(p: DecimalParts): boolean {
-  if (p.int.length > MAX_INTEGER_DIGITS) return false;
-  if (p.int !== "0") return true;
-  const zeros = leadingZeros(p.frac);
-  return zeros < p.frac.length && zeros < SUBSCRIPT_FROM;
+function inPlaces(price: DecimalParts): boolean {
+  if (price.int.length > MAX_INTEGER_DIGITS) return false;
+  if (price.int !== "0") return true;
+  const zeros = leadingZeros(price.frac);
+  return zeros < price.frac.length && zeros < SUBSCRIPT_FROM;
 }
 
 /**
@@ -75,8 +75,8 @@ export interface PriceRule {
   trim: number;
 }
 
-function placesFor(p: DecimalParts, rule: PriceRule): number {
-  const own = p.int === "0" ? leadingZeros(p.frac) + PRICE_DIGITS : 0;
+function placesFor(price: DecimalParts, rule: PriceRule): number {
+  const own = price.int === "0" ? leadingZeros(price.frac) + PRICE_DIGITS : 0;
   return Math.max(rule.places, own) - rule.trim;
 }
 
@@ -87,7 +87,9 @@ function placesFor(p: DecimalParts, rule: PriceRule): number {
  * is 1,234.50 and 0.99999 is 1.00.
  */
 export function priceRule(values: readonly unknown[]): PriceRule | undefined {
-  const prices = values.map(asDecimal).filter((p): p is DecimalParts => p !== undefined && inPlaces(p));
+  const prices = values
+    .map(asDecimal)
+    .filter((price): price is DecimalParts => price !== undefined && inPlaces(price));
   if (!prices.length) return undefined;
   const places = prices.every((p) => p.int.length >= 4) ? 2 : 4;
   const rounded = prices.map((p) => roundDecimal(p.int, p.frac, placesFor(p, { places, trim: 0 })));
@@ -135,8 +137,8 @@ export function pricePlaces(values: readonly unknown[]): number {
   const prices = values
     .map(asDecimal)
     .filter(
-      (p): p is DecimalParts =>
-        p !== undefined && p.int.length <= MAX_INTEGER_DIGITS && /[1-9]/.test(p.int + p.frac),
+      (price): price is DecimalParts =>
+        price !== undefined && price.int.length <= MAX_INTEGER_DIGITS && /[1-9]/.test(price.int + price.frac),
     );
   return Math.max(rule.places - rule.trim, ...prices.map((p) => placesFor(p, rule)));
 }
@@ -172,8 +174,8 @@ function subscriptPrice(frac: string): string {
     : `0.0${subscript(zeros)}${digits}`;
 }
 
-function subscript(n: number): string {
-  return String(n).replace(/\d/g, (d) => "₀₁₂₃₄₅₆₇₈₉"[Number(d)]!);
+function subscript(count: number): string {
+  return String(count).replace(/\d/g, (digit) => "₀₁₂₃₄₅₆₇₈₉"[Number(digit)]!);
 }
 
 /** Units by the number of digits they stand for, largest first. */
@@ -196,7 +198,9 @@ const SMALL_PLACES = 4;
 export function compactPlaces(values: readonly unknown[]): number {
   const parts = values.flatMap((v) => asDecimal(v) ?? []);
   if (parts.some((p) => p.int !== "0")) return 2;
-  const rounded = parts.map((p) => roundDecimal(p.int, p.frac, SMALL_PLACES)).filter((r) => /[1-9]/.test(r));
+  const rounded = parts
+    .map((p) => roundDecimal(p.int, p.frac, SMALL_PLACES))
+    .filter((figure) => /[1-9]/.test(figure));
   const spare = Math.min(SMALL_PLACES, ...rounded.map((r) => /0*$/.exec(r)![0].length));
   return Math.max(2, SMALL_PLACES - spare);
 }
@@ -224,7 +228,7 @@ export function compactAxis(
   step: number,
 ): (value: unknown) => string {
   const ints = values.flatMap((v) => asDecimal(v)?.int ?? []);
-  const widest = ints.reduce((a, b) => (b.length > a.length ? b : a), "0");
+  const widest = ints.reduce((longest, digits) => (digits.length > longest.length ? digits : longest), "0");
   if (widest.length > MAX_INTEGER_DIGITS) return (value) => formatCompact(value, prefix);
   const [size, unit] = UNITS[unitOf(widest)]!;
   const places = Math.max(2, placesToTell(step / 10 ** size));
@@ -259,8 +263,8 @@ export function formatCompact(value: unknown, prefix = "", places = compactPlace
   return `${sign}${prefix}${shown}${UNITS[u]![1]}`;
 }
 
-function trimZeros(s: string): string {
-  return s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+function trimZeros(text: string): string {
+  return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
 /** A number with `places` decimals, rounded half up from its digits: (70.05, 1) → "70.1". */

@@ -14,8 +14,10 @@ function inline(text: string, chalk: ChalkInstance): string {
     .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, url: string) =>
       label === url ? chalk.underline(url) : `${chalk.underline(label)} ${chalk.dim(`(${url})`)}`,
     )
-    .replace(/\*\*([^*]+)\*\*|__([^_]+)__/g, (_, a: string | undefined, b: string | undefined) =>
-      chalk.bold(a ?? b ?? ""),
+    .replace(
+      /\*\*([^*]+)\*\*|__([^_]+)__/g,
+      (_, stars: string | undefined, underscores: string | undefined) =>
+        chalk.bold(stars ?? underscores ?? ""),
     )
     .replace(
       /(^|[^*\w])\*([^*\s][^*]*?)\*(?!\w)/g,
@@ -45,7 +47,7 @@ function blockOf(line: string, chalk: ChalkInstance, width: number | undefined):
   const heading = /^(#{1,6})\s+(.*)$/.exec(line);
   if (heading) {
     const style = heading[1]!.length <= 2 ? chalk.bold.underline : chalk.bold;
-    return { mark: "", text: inline(heading[2]!, chalk), style: (s) => style(s) };
+    return { mark: "", text: inline(heading[2]!, chalk), style: (text) => style(text) };
   }
   const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
   if (bullet) return { mark: `${bullet[1]}  • `, text: inline(bullet[2]!, chalk) };
@@ -53,7 +55,7 @@ function blockOf(line: string, chalk: ChalkInstance, width: number | undefined):
   if (numbered) return { mark: `${numbered[1]}  ${numbered[2]}. `, text: inline(numbered[3]!, chalk) };
   const quote = /^>\s?(.*)$/.exec(line);
   if (quote)
-    return { mark: "  │ ", hang: "  │ ", text: inline(quote[1]!, chalk), style: (s) => chalk.dim(s) };
+    return { mark: "  │ ", hang: "  │ ", text: inline(quote[1]!, chalk), style: (text) => chalk.dim(text) };
   if (HR.test(line)) return { mark: "", text: chalk.dim("─".repeat(Math.min(40, width ?? 40))), fixed: true };
   return { mark: "", text: inline(line, chalk) };
 }
@@ -79,7 +81,7 @@ export function renderMarkdown(markdown: string, chalk: ChalkInstance, width?: n
 
 /** A block's lines at `width` (unwrapped without one), its mark on the first, its hang on the rest. */
 function layOut(block: Block, width: number | undefined): string[] {
-  const style = block.style ?? ((s: string) => s);
+  const style = block.style ?? ((text: string) => text);
   if (width === undefined || block.fixed) return [style(`${block.mark}${block.text}`)];
   const hang = block.hang ?? " ".repeat(displayWidth(block.mark));
   const room = Math.max(1, width - displayWidth(block.mark));
@@ -102,7 +104,7 @@ function openAfter(text: string): string[] {
     const code = Number(digits || "0");
     if (code === 0) active = [];
     else if (closerOf(code) !== undefined) active.push(seq);
-    else active = active.filter((s) => closerOf(Number(s.slice(2, -1))) !== code);
+    else active = active.filter((opener) => closerOf(Number(opener.slice(2, -1))) !== code);
   }
   return active;
 }

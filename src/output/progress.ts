@@ -33,17 +33,19 @@ export class ProgressLine {
     }
   }
 
-  update(p: Progress): void {
+  update(progress: Progress): void {
     this.stopWaiting();
     if (!this.enabled || this.io.quiet) return;
-    if (p.total !== undefined && p.total <= 1) return;
-    const t = this.now();
-    if (t - this.started < this.delayMs) return;
-    if (this.shown && t - this.last < 80 && p.done !== p.total) return;
-    this.last = t;
-    const of = p.total !== undefined ? ` of ${p.total}` : "";
+    if (progress.total !== undefined && progress.total <= 1) return;
+    const now = this.now();
+    if (now - this.started < this.delayMs) return;
+    if (this.shown && now - this.last < 80 && progress.done !== progress.total) return;
+    this.last = now;
+    const of = progress.total !== undefined ? ` of ${progress.total}` : "";
     this.io.stderr.write(
-      this.io.forStderr(`\r\x1b[2K${p.unit} ${p.done}${of} · ${p.records.toLocaleString("en-US")} records`),
+      this.io.forStderr(
+        `\r\x1b[2K${progress.unit} ${progress.done}${of} · ${progress.records.toLocaleString("en-US")} records`,
+      ),
     );
     this.shown = true;
   }

@@ -34,32 +34,36 @@ export function splitDecimal(text: string): [string, string] {
 
 /** Each column's natural width; the cells of a decimal-aligned column are padded to line up on the point. */
 export function naturalWidths(matrix: Cell[][], columns: Column[]): number[] {
-  return columns.map((column, c) => {
+  return columns.map((column, index) => {
     const header = displayWidth(column.header);
     return DECIMAL_ALIGNED.has(column.format)
-      ? alignDecimals(matrix, c, header)
-      : widestCell(matrix, c, header);
+      ? alignDecimals(matrix, index, header)
+      : widestCell(matrix, index, header);
   });
 }
 
-function widestCell(matrix: Cell[][], c: number, width: number): number {
-  for (const row of matrix) width = Math.max(width, displayWidth(row[c]!.text));
+function widestCell(matrix: Cell[][], index: number, width: number): number {
+  for (const row of matrix) width = Math.max(width, displayWidth(row[index]!.text));
   return width;
 }
 
-/** Pads column c's cells to one width left of the point and one right of it; the column's width. */
-function alignDecimals(matrix: Cell[][], c: number, header: number): number {
-  const parts = matrix.map((row) => splitDecimal(row[c]!.text));
-  const lefts = parts.map(([l]) => displayWidth(l));
-  const rights = parts.map(([, r]) => displayWidth(r));
+/**
+ * Pads the cells of the column at `index` to one width left of the point and one right of it;
+ * the column's width.
+ */
+function alignDecimals(matrix: Cell[][], index: number, header: number): number {
+  const parts = matrix.map((row) => splitDecimal(row[index]!.text));
+  const lefts = parts.map(([before]) => displayWidth(before));
+  const rights = parts.map(([, after]) => displayWidth(after));
   let left = 0;
   let right = 0;
   for (let i = 0; i < parts.length; i++) {
     left = Math.max(left, lefts[i]!);
     right = Math.max(right, rights[i]!);
   }
-  parts.forEach(([l, r], i) => {
-    matrix[i]![c]!.text = " ".repeat(left - lefts[i]!) + l + r + " ".repeat(right - rights[i]!);
+  parts.forEach(([before, after], rowIndex) => {
+    matrix[rowIndex]![index]!.text =
+      " ".repeat(left - lefts[rowIndex]!) + before + after + " ".repeat(right - rights[rowIndex]!);
   });
   return Math.max(header, left + right);
 }
@@ -85,19 +89,19 @@ export function fitToWidth(
   width: number,
   wrapLoaded: boolean,
 ): Fit {
-  columns.forEach((column, i) => {
+  columns.forEach((column, index) => {
     if (column.wrap && column.max)
-      widths[i] = Math.min(widths[i]!, Math.max(column.max, displayWidth(column.header)));
+      widths[index] = Math.min(widths[index]!, Math.max(column.max, displayWidth(column.header)));
   });
   const fit: Fit = { visible: columns.map((_, i) => i), separator: SEPARATORS[0] };
   const total = (each: (i: number) => number, separator: string) =>
-    fit.visible.reduce((sum, i) => sum + each(i), 0) + separator.length * (fit.visible.length - 1);
-  const narrowest = (i: number) =>
-    columns[i]!.min === undefined ? widths[i]! : floor(columns[i]!, widths[i]!);
+    fit.visible.reduce((sum, index) => sum + each(index), 0) + separator.length * (fit.visible.length - 1);
+  const narrowest = (index: number) =>
+    columns[index]!.min === undefined ? widths[index]! : floor(columns[index]!, widths[index]!);
   // Only columns that cannot fit at all are dropped: a text column gives up width before a column goes.
   while (total(narrowest, SEPARATORS[1]) > width && fit.visible.length > 1)
     fit.visible = fit.visible.slice(0, -1);
-  const natural = (i: number) => widths[i]!;
+  const natural = (index: number) => widths[index]!;
   if (total(natural, fit.separator) > width) fit.separator = SEPARATORS[1];
   shrink(columns, widths, fit.visible, total(natural, fit.separator) - width);
   cutToWidths(matrix, columns, widths, fit.visible, wrapLoaded);
@@ -111,11 +115,11 @@ function floor(column: Column, natural: number): number {
 
 /** Takes `over` cells, one at a time, from the widest text column still above its minimum. */
 function shrink(columns: Column[], widths: number[], visible: number[], over: number): void {
-  const shrinkable = visible.filter((i) => columns[i]!.min !== undefined);
-  const floors = new Map(shrinkable.map((i) => [i, floor(columns[i]!, widths[i]!)]));
+  const shrinkable = visible.filter((index) => columns[index]!.min !== undefined);
+  const floors = new Map(shrinkable.map((index) => [index, floor(columns[index]!, widths[index]!)]));
   for (; over > 0; over--) {
-    const above = shrinkable.filter((i) => widths[i]! > floors.get(i)!);
-    const wrapping = above.filter((i) => columns[i]!.wrap);
+    const above = shrinkable.filter((index) => widths[index]! > floors.get(index)!);
+    const wrapping = above.filter((index) => columns[index]!.wrap);
     const widest = (wrapping.length ? wrapping : above).sort((x, y) => widths[y]! - widths[x]!)[0];
     if (widest === undefined) break;
     widths[widest]!--;

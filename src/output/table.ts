@@ -67,7 +67,9 @@ export function renderTable(
     : { visible: allColumns.map((_, i) => i), separator: SEPARATORS[0] };
   // On a terminal, sentences wrap: the rows are laid out by cli-table3, lines of different heights.
   const wrap =
-    options.width !== undefined && visible.some((i) => allColumns[i]!.wrap) ? options.wrap : undefined;
+    options.width !== undefined && visible.some((index) => allColumns[index]!.wrap)
+      ? options.wrap
+      : undefined;
   const table: Laid = { matrix, columns: allColumns, widths, visible, keys: records.map(rowKey) };
   const cells = painter(table, io, options.highlight, wrap !== undefined);
   return finished(
@@ -91,8 +93,8 @@ function formatCells(records: unknown[], columns: Column[], io: IO, now: number)
   // One precision a column (or a group of columns), chosen from all its values: no 4.057 beside 4.0201.
   const rules = columnRules(records, columns);
   return records.map((record) =>
-    columns.map((column, c) => {
-      const cell = formatCell(record, column, ctx, rules[c]);
+    columns.map((column, index) => {
+      const cell = formatCell(record, column, ctx, rules[index]);
       const text = inert(cell.text, io);
       return { ...cell, text: column.max && !column.wrap ? truncateWidth(text, column.max) : text };
     }),
@@ -109,28 +111,32 @@ function inert(text: string, io: IO): string {
   return clean === redacted ? clean : io.redact(clean);
 }
 
-/** Pads, paints and highlights the header or a cell of the v-th column shown. */
+/** Pads, paints and highlights the header or a cell of the column shown at `position`. */
 interface Painter {
-  header(v: number): string;
-  cell(r: number, v: number, text: string): string;
+  header(position: number): string;
+  cell(rowIndex: number, position: number, text: string): string;
 }
 
-function painter(t: Laid, io: IO, highlight: Set<string> | undefined, wrapping: boolean): Painter {
+function painter(table: Laid, io: IO, highlight: Set<string> | undefined, wrapping: boolean): Painter {
   const chalk = new Chalk({ level: io.color ? 1 : 0 });
   const paint = io.color ? tonepainter(chalk) : (text: string) => text;
   const bold = io.color ? chalk.bold : (text: string) => text;
-  const numeric = t.visible.map((i) => isNumeric(t.columns[i]!));
-  const pad = (text: string, v: number) => {
-    const i = t.visible[v]!;
-    if (wrapping && t.columns[i]!.wrap) return text;
-    return numeric[v] ? padStartWidth(text, t.widths[i]!) : padEndWidth(text, t.widths[i]!);
+  const numeric = table.visible.map((index) => isNumeric(table.columns[index]!));
+  const pad = (text: string, position: number) => {
+    const index = table.visible[position]!;
+    if (wrapping && table.columns[index]!.wrap) return text;
+    return numeric[position]
+      ? padStartWidth(text, table.widths[index]!)
+      : padEndWidth(text, table.widths[index]!);
   };
   return {
-    header: (v) => bold(pad(t.columns[t.visible[v]!]!.header, v)),
-    cell: (r, v, text) => {
-      const i = t.visible[v]!;
-      const painted = paint(pad(text, v), t.matrix[r]![i]!.tone);
-      return highlight?.has(cellKey(t.keys[r]!, t.columns[i]!)) ? chalk.inverse(painted) : painted;
+    header: (position) => bold(pad(table.columns[table.visible[position]!]!.header, position)),
+    cell: (rowIndex, position, text) => {
+      const index = table.visible[position]!;
+      const painted = paint(pad(text, position), table.matrix[rowIndex]![index]!.tone);
+      return highlight?.has(cellKey(table.keys[rowIndex]!, table.columns[index]!))
+        ? chalk.inverse(painted)
+        : painted;
     },
   };
 }
@@ -141,41 +147,56 @@ function painter(t: Laid, io: IO, highlight: Set<string> | undefined, wrapping: 
  * rows needs nothing more; cli-table3 is for rows of different heights (drawWrapped), where it
  * earns its cost (~20 µs a cell, a layout pass quadratic in the rows).
  */
-function drawLines(t: Laid, cells: Painter, separator: string): string {
-  const lines: string[] = [t.visible.map((_, v) => cells.header(v)).join(separator)];
-  t.matrix.forEach((row, r) => {
-    lines.push(t.visible.map((i, v) => cells.cell(r, v, row[i]!.text)).join(separator));
+function drawLines(table: Laid, cells: Painter, separator: string): string {
+  const lines: string[] = [table.visible.map((_, position) => cells.header(position)).join(separator)];
+  table.matrix.forEach((row, rowIndex) => {
+    lines.push(
+      table.visible
+        .map((index, position) => cells.cell(rowIndex, position, row[index]!.text))
+        .join(separator),
+    );
   });
   return `${lines.map((line) => line.trimEnd()).join("\n")}\n`;
 }
 
-function drawWrapped(t: Laid, cells: Painter, separator: string, wrap: typeof import("./wrap.js")): string {
-  const rows: WrapCell[][] = [t.visible.map((_, v) => ({ text: cells.header(v) }))];
-  t.matrix.forEach((row, r) => {
+function drawWrapped(
+  table: Laid,
+  cells: Painter,
+  separator: string,
+  wrap: typeof import("./wrap.js"),
+): string {
+  const rows: WrapCell[][] = [table.visible.map((_, position) => ({ text: cells.header(position) }))];
+  table.matrix.forEach((row, rowIndex) => {
     rows.push(
-      t.visible.map((i, v) => {
-        const wraps = t.columns[i]!.wrap;
+      table.visible.map((index, position) => {
+        const wraps = table.columns[index]!.wrap;
         // Broken where a word is wider than the column before it is painted: colour sequences
         // must not be split.
-        const text = wraps ? wrap.breakLongWords(row[i]!.text, t.widths[i]!) : row[i]!.text;
-        return { text: cells.cell(r, v, text), wrap: wraps };
+        const text = wraps ? wrap.breakLongWords(row[index]!.text, table.widths[index]!) : row[index]!.text;
+        return { text: cells.cell(rowIndex, position, text), wrap: wraps };
       }),
     );
   });
-  const widths = t.visible.map((i) => t.widths[i]!);
+  const widths = table.visible.map((index) => table.widths[index]!);
   return `${wrap.drawWrapped(rows, widths, separator)}\n`;
 }
 
-function finished(t: Laid, text: string): RenderedTable {
+function finished(table: Laid, text: string): RenderedTable {
   let cells: Map<string, string> | undefined;
   return {
     text,
-    hidden: t.columns.length - t.visible.length,
+    hidden: table.columns.length - table.visible.length,
     // Only a watch compares cells: built when first asked for.
     get cells() {
       cells ??= new Map(
-        t.matrix.flatMap((row, r) =>
-          t.visible.map((i) => [cellKey(t.keys[r]!, t.columns[i]!), row[i]!.text.trim()] as [string, string]),
+        table.matrix.flatMap((row, rowIndex) =>
+          table.visible.map(
+            (index) =>
+              [cellKey(table.keys[rowIndex]!, table.columns[index]!), row[index]!.text.trim()] as [
+                string,
+                string,
+              ],
+          ),
         ),
       );
       return cells;

@@ -121,10 +121,11 @@ export function fitWidths(
   separator: number,
 ): number[] {
   const widths = [...natural];
-  const total = () => widths.reduce((a, b) => a + b, 0) + separator * (widths.length - 1);
+  const total = () =>
+    widths.reduce((sum, columnWidth) => sum + columnWidth, 0) + separator * (widths.length - 1);
   for (let over = total() - width; over > 0; over--) {
-    const above = widths.map((_, i) => i).filter((i) => widths[i]! > floors[i]!);
-    const wrapping = above.filter((i) => wraps[i]);
+    const above = widths.map((_, index) => index).filter((index) => widths[index]! > floors[index]!);
+    const wrapping = above.filter((index) => wraps[index]);
     const pool = wrapping.length ? wrapping : above;
     const widest = pool.sort((x, y) => widths[y]! - widths[x]!)[0];
     if (widest === undefined) break;
@@ -142,7 +143,7 @@ export function wrapRows(
   options: { width?: number; separator?: string; floors?: number[] },
 ): string {
   const separator = options.separator ?? "  ";
-  const columns = Math.max(...rows.map((row) => row.reduce((n, cell) => n + (cell.span ?? 1), 0)));
+  const columns = Math.max(...rows.map((row) => row.reduce((count, cell) => count + (cell.span ?? 1), 0)));
   const natural = Array.from({ length: columns }, () => 1);
   const wraps = Array.from({ length: columns }, () => false);
   for (const row of rows) {
@@ -161,7 +162,8 @@ export function wrapRows(
       const span = cell.span ?? 1;
       if (span > 1) {
         const room =
-          natural.slice(column, column + span).reduce((a, b) => a + b, 0) + separator.length * (span - 1);
+          natural.slice(column, column + span).reduce((sum, columnWidth) => sum + columnWidth, 0) +
+          separator.length * (span - 1);
         const last = column + span - 1;
         natural[last] = natural[last]! + Math.max(0, widest(cell.text) - room);
       }
@@ -186,7 +188,7 @@ export function wrapRows(
     let column = 0;
     return row.map((cell) => {
       const span = cell.span ?? 1;
-      const width = widths.slice(column, column + span).reduce((a, b) => a + b, 0);
+      const width = widths.slice(column, column + span).reduce((sum, columnWidth) => sum + columnWidth, 0);
       column += span;
       return { ...cell, text: breakLongWords(cell.text, width), wrap: true };
     });

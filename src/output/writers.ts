@@ -43,7 +43,9 @@ export function createWriter(format: OutputFormat, io: IO, options: WriterOption
 }
 
 function createFormatWriter(format: OutputFormat, io: IO, options: WriterOptions): RecordWriter {
-  const project = options.fields ? (r: unknown) => pickPaths(r, options.fields!) : (r: unknown) => r;
+  const project = options.fields
+    ? (record: unknown) => pickPaths(record, options.fields!)
+    : (record: unknown) => record;
   switch (format) {
     case "ndjson":
       return new NdjsonWriter(io, project);

@@ -128,7 +128,8 @@ export class PaymentBooks {
   /** Waits until every payment sent has its answer, or `ms` has passed. */
   async drain(ms: number): Promise<void> {
     const until = Date.now() + ms;
-    while (this.inFlight.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while (this.inFlight.size > 0 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
   /** The payments still in flight at the run's end are recorded as unknown. */

@@ -52,7 +52,7 @@ export function freesUpAt(
 ): number | undefined {
   if (amount > cap) return undefined;
   const recent = payments.filter((p) => p.atMs > now - CAP_WINDOW_MS).sort((a, b) => a.atMs - b.atMs);
-  let total = recent.reduce((sum, p) => sum + p.atomic, 0n);
+  let total = recent.reduce((sum, payment) => sum + payment.atomic, 0n);
   if (total + amount <= cap) return now;
   for (const p of recent) {
     total -= p.atomic;

@@ -125,8 +125,8 @@ export function boundedSignedLine<T extends Partial<Pick<SignedLine, (typeof FRE
 }
 
 const DIGITS = /^\d{1,78}$/;
-const isText = (v: unknown): v is string => typeof v === "string" && v.length <= 4096;
-const isFreeText = (v: unknown): v is string => typeof v === "string";
+const isText = (value: unknown): value is string => typeof value === "string" && value.length <= 4096;
+const isFreeText = (value: unknown): value is string => typeof value === "string";
 
 /** A line read back, checked field by field; undefined when it is not one tokenintel writes. */
 export function parseLedgerLine(text: string): LedgerLine | undefined {
@@ -142,9 +142,13 @@ export function parseLedgerLine(text: string): LedgerLine | undefined {
     return undefined;
   if (d.kind === "signed") {
     const texts = ["network", "networkId", "asset", "symbol", "amount", "payTo", "from"];
-    if (!texts.every((k) => isText(d[k])) || !isFreeText(d.command) || !isFreeText(d.endpoint))
+    if (!texts.every((key) => isText(d[key])) || !isFreeText(d.command) || !isFreeText(d.endpoint))
       return undefined;
-    if (![d.atomic, d.validAfter, d.validBefore].every((v) => typeof v === "string" && DIGITS.test(v)))
+    if (
+      ![d.atomic, d.validAfter, d.validBefore].every(
+        (value) => typeof value === "string" && DIGITS.test(value),
+      )
+    )
       return undefined;
     if (typeof d.x402Version !== "number" || (d.label !== undefined && !isFreeText(d.label)))
       return undefined;

@@ -41,7 +41,8 @@ const POLYGON = USDC_NETWORKS.polygon;
  * config pay-network) says otherwise.
  */
 function polygonFirst(requirements: PaymentRequirement[]): PaymentRequirement[] {
-  const onPolygon = (r: PaymentRequirement) => r.network === POLYGON.v1 || r.network === POLYGON.caip2;
+  const onPolygon = (requirement: PaymentRequirement) =>
+    requirement.network === POLYGON.v1 || requirement.network === POLYGON.caip2;
   return [...requirements.filter(onPolygon), ...requirements.filter((r) => !onPolygon(r))];
 }
 
@@ -104,7 +105,7 @@ function termsOf(
   const only = options.network ? USDC_NETWORKS[options.network] : undefined;
   if (only && req.network !== only.v1 && req.network !== only.caip2)
     return `an offer on ${quoteInline(req.network)} is not on ${only.label} (--pay-network ${options.network})`;
-  const allowed = options.payTo?.map((a) => a.toLowerCase());
+  const allowed = options.payTo?.map((address) => address.toLowerCase());
   if (allowed && !allowed.includes(req.payTo.toLowerCase())) {
     const payee = ADDRESS_TEXT.test(req.payTo) ? req.payTo : "an address that is not one";
     return `the offer pays ${payee}, not a payee allowed by pay-to (${options.payTo!.join(", ")})`;
@@ -157,7 +158,7 @@ function capReason(
 ): string | undefined {
   const maxPayment = parseAmount("--max-payment", options.maxPayment, asset.decimals);
   const maxSpend = parseAmount("--max-spend", options.maxSpend, asset.decimals);
-  const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+  const units = (atomic: bigint) => `${formatUnits(atomic.toString(), asset.decimals)} ${asset.symbol}`;
   if (amount > maxPayment)
     return `${units(amount)} per request is over --max-payment ${options.maxPayment} by ${units(amount - maxPayment)}`;
   if (spent.reserved + amount > maxSpend)

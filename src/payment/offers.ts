@@ -39,26 +39,26 @@ export interface KnownAsset {
  * it holds one, and contract/assets.ts's otherwise.
  */
 export const KNOWN_ASSETS: Record<string, KnownAsset> = Object.fromEntries(
-  Object.values(USDC_NETWORKS).flatMap((n) => {
-    const listed = findDefaultAsset(n.asset, n.caip2 as `${string}:${string}`);
+  Object.values(USDC_NETWORKS).flatMap((network) => {
+    const listed = findDefaultAsset(network.asset, network.caip2 as `${string}:${string}`);
     const asset: KnownAsset = {
       symbol: "USDC",
       decimals: listed?.decimals ?? USDC_DECIMALS,
-      networkName: n.label,
-      domain: listed?.version ? { name: listed.name, version: listed.version } : n.domain,
-      chainId: Number(n.caip2.split(":")[1]),
+      networkName: network.label,
+      domain: listed?.version ? { name: listed.name, version: listed.version } : network.domain,
+      chainId: Number(network.caip2.split(":")[1]),
     };
-    const address = n.asset.toLowerCase();
+    const address = network.asset.toLowerCase();
     return [
-      [`${n.v1}:${address}`, asset],
-      [`${n.caip2}:${address}`, asset],
+      [`${network.v1}:${address}`, asset],
+      [`${network.caip2}:${address}`, asset],
     ];
   }),
 );
 
 /** How the allow-list reads in a message: "USDC on Base, Base Sepolia and Polygon". */
 export const KNOWN_ASSETS_TEXT = `USDC on ${Object.values(USDC_NETWORKS)
-  .map((n) => n.label)
+  .map((network) => network.label)
   .join(", ")
   .replace(/, ([^,]*)$/, " and $1")}`;
 
@@ -166,10 +166,15 @@ function object(value: unknown, what: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function onlyKeys(o: Record<string, unknown>, allowed: string[], required: string[], what: string): void {
-  const extra = Object.keys(o).filter((k) => !allowed.includes(k));
+function onlyKeys(
+  fields: Record<string, unknown>,
+  allowed: string[],
+  required: string[],
+  what: string,
+): void {
+  const extra = Object.keys(fields).filter((key) => !allowed.includes(key));
   if (extra.length) throw new Error(`${what} carries ${extra.slice(0, 3).join(", ")}`);
-  const missing = required.filter((k) => o[k] === undefined);
+  const missing = required.filter((key) => fields[key] === undefined);
   if (missing.length) throw new Error(`${what} lacks ${missing.join(", ")}`);
 }
 

@@ -38,7 +38,7 @@ export async function readBack(
   checked: bigint,
 ): Promise<SignedAuthorization> {
   const refuse = (why: string) => new PaymentError(`refusing to send the payment: ${why}; nothing was sent`);
-  const units = (n: bigint) => `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+  const units = (atomic: bigint) => `${formatUnits(atomic.toString(), asset.decimals)} ${asset.symbol}`;
   let auth: SignedAuthorization;
   try {
     auth = readSignedPayment(headers, req);

@@ -209,8 +209,8 @@ export class PaymentSession implements PaymentHook {
     { requirement, asset, amount, validitySeconds }: ChosenOffer,
   ): Promise<{ headers: Record<string, string>; auth: SignedAuthorization }> {
     try {
-      this.signer ??= import("./sign.js").then((m) =>
-        m.createSigner(this.options.walletKey!, this.options.maxPayment),
+      this.signer ??= import("./sign.js").then(({ createSigner }) =>
+        createSigner(this.options.walletKey!, this.options.maxPayment),
       );
       const signer = await this.signer;
       let headers: Record<string, string>;

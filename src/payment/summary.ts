@@ -7,8 +7,8 @@ import type { RequestEstimate } from "./refusal.js";
 // What the payment session says: the line before a payment (--verbose), the dry run's plan, the
 // refusal of a walk that would pass --max-spend, and the summary after a paid command.
 
-const units = (n: bigint, asset: KnownAsset) =>
-  `${formatUnits(n.toString(), asset.decimals)} ${asset.symbol}`;
+const units = (atomic: bigint, asset: KnownAsset) =>
+  `${formatUnits(atomic.toString(), asset.decimals)} ${asset.symbol}`;
 
 /** --verbose, before signing: what is paid, on which network, to whom, for which request. */
 export function payingLine(
@@ -36,10 +36,10 @@ export interface Plan {
 }
 
 /** The dry run's line: the price per request, what the requests come to, the caps. */
-export function describePlan(p: Plan): string {
-  const { amount, asset } = p;
-  const { exact } = p.estimate;
-  const requests = p.estimate.requests === undefined ? undefined : p.estimate.requests - p.cached;
+export function describePlan(plan: Plan): string {
+  const { amount, asset } = plan;
+  const { exact } = plan.estimate;
+  const requests = plan.estimate.requests === undefined ? undefined : plan.estimate.requests - plan.cached;
   const price = `${formatUnits(amount.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}`;
   const total =
     requests === undefined
@@ -47,9 +47,9 @@ export function describePlan(p: Plan): string {
       : requests <= 0
         ? "none needed unless the server repeats records (one payment per page)"
         : `${exact ? "" : "at least "}${requests} request${requests === 1 ? "" : "s"}, ${exact ? "" : "at least "}${formatUnits((amount * BigInt(requests)).toString(), asset.decimals)} ${asset.symbol} in total`;
-  const how = p.readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
-  const ledger = p.cap ? `; ${p.cap}` : "";
-  return `dry run: would pay ${price} per request to ${quoteInline(p.requirement.payTo)}; ${total}; caps: --max-payment ${p.maxPayment}, --max-spend ${p.maxSpend}${ledger}${how}`;
+  const how = plan.readBack ? "; amount read back from an authorization signed in memory and discarded" : "";
+  const ledger = plan.cap ? `; ${plan.cap}` : "";
+  return `dry run: would pay ${price} per request to ${quoteInline(plan.requirement.payTo)}; ${total}; caps: --max-payment ${plan.maxPayment}, --max-spend ${plan.maxSpend}${ledger}${how}`;
 }
 
 /** Why `more` payments of `each` would bring the total over --max-spend. */
@@ -81,18 +81,24 @@ export function overCommand(
  * One line for stderr after a paid command, or nothing when nothing was signed. Payments signed
  * but not accepted are counted apart, and in the total signed: that is what the wallet risked.
  */
-export function sessionSummary(t: PaymentTotals): string | undefined {
-  if (t.signed === 0 || !t.asset) return undefined;
-  const asset = t.asset;
-  const line = paymentSummary(t.accepted, t.acceptedAmount, asset, t.payer, t.settlements);
-  const unaccepted = t.signed - t.accepted;
+export function sessionSummary(totals: PaymentTotals): string | undefined {
+  if (totals.signed === 0 || !totals.asset) return undefined;
+  const asset = totals.asset;
+  const line = paymentSummary(
+    totals.accepted,
+    totals.acceptedAmount,
+    asset,
+    totals.payer,
+    totals.settlements,
+  );
+  const unaccepted = totals.signed - totals.accepted;
   if (unaccepted === 0) return line;
   // With no answer read, the server may still settle the payment until its authorization expires.
   const open =
-    t.unknown > 0n
-      ? `, ${units(t.unknown, asset)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)`
+    totals.unknown > 0n
+      ? `, ${units(totals.unknown, asset)} of it sent with no answer read: it may still be settled until it expires ('tokenintel payments' lists it as unknown)`
       : "";
-  return `${line}; ${unaccepted} more signed but not accepted, ${units(t.signedAmount - t.acceptedAmount, asset)}${open} (signed in all: ${units(t.signedAmount, asset)}, the most this command can cost)`;
+  return `${line}; ${unaccepted} more signed but not accepted, ${units(totals.signedAmount - totals.acceptedAmount, asset)}${open} (signed in all: ${units(totals.signedAmount, asset)}, the most this command can cost)`;
 }
 
 export function paymentSummary(
@@ -102,7 +108,8 @@ export function paymentSummary(
   payer: string | undefined,
   settlements: readonly string[],
 ): string {
-  const short = (a: string) => (a.length > 12 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+  const short = (address: string) =>
+    address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
   const last = settlements[settlements.length - 1];
   const more = settlements.length > 1 ? ` (+${settlements.length - 1} more)` : "";
   return `tokenintel: paid ${paid} request${paid === 1 ? "" : "s"}, ${formatUnits(spent.toString(), asset.decimals)} ${asset.symbol} on ${asset.networkName}, from ${payer ? short(payer) : "?"}${last ? `; settlement ${last}${more}` : ""}`;

@@ -29,19 +29,19 @@ export function severityRank(value: unknown): number {
   return SEVERITY[String(value).trim().toUpperCase()] ?? 2;
 }
 
-export function compareValues(x: unknown, y: unknown): number {
-  const dx = decimalParts(x);
-  const dy = decimalParts(y);
+export function compareValues(left: unknown, right: unknown): number {
+  const dx = decimalParts(left);
+  const dy = decimalParts(right);
   if (dx && dy) return compareDecimals(dx, dy);
   if (dx) return -1; // numbers before text
   if (dy) return 1;
-  if (typeof x === "boolean" && typeof y === "boolean") return Number(x) - Number(y);
-  return String(x).localeCompare(String(y));
+  if (typeof left === "boolean" && typeof right === "boolean") return Number(left) - Number(right);
+  return String(left).localeCompare(String(right));
 }
 
 /** A stable sort; records without the field go last in both directions. */
 export function sortRecords(records: unknown[], spec: SortSpec): unknown[] {
-  const missing = (v: unknown) => v === undefined || v === null || v === "";
+  const missing = (value: unknown) => value === undefined || value === null || value === "";
   return records
     .map((record, index) => ({ record, index, value: getPath(record, spec.path) }))
     .sort((a, b) => {
@@ -54,7 +54,7 @@ export function sortRecords(records: unknown[], spec: SortSpec): unknown[] {
           : compareValues(a.value, b.value);
       return (spec.descending ? -c : c) || a.index - b.index;
     })
-    .map((x) => x.record);
+    .map((entry) => entry.record);
 }
 
 // --where <path><op><value>: a filter on records, applied before --sort and --limit. Numbers are

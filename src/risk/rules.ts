@@ -189,8 +189,8 @@ export interface RiskReason {
 }
 
 /** A reason in words: `dev sold: dev_wallet_insights.dev_sold_percentage=45.2 (high at >= 25)`. */
-export function reasonText(r: RiskReason): string {
-  return `${r.rule}: ${r.field}=${r.value}${r.unit ?? ""} (${r.level} at ${r.threshold})`;
+export function reasonText(reason: RiskReason): string {
+  return `${reason.rule}: ${reason.field}=${reason.value}${reason.unit ?? ""} (${reason.level} at ${reason.threshold})`;
 }
 
 export interface RiskVerdict {
@@ -375,10 +375,10 @@ export function thresholdTable(): string {
   for (const rule of THRESHOLDS) rows.push(helpRow(rule as RiskRule));
   for (const rule of RISK_RULES)
     if (!(THRESHOLDS as readonly RiskRule[]).includes(rule)) rows.push(helpRow(rule));
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return rows
-    .map((r) =>
-      r
+    .map((row) =>
+      row
         .map((cell, i) => cell.padEnd(widths[i]!))
         .join("  ")
         .trimEnd(),

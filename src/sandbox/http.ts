@@ -138,12 +138,12 @@ export function readBody(req: IncomingMessage, limit = 1_000_000): Promise<strin
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
       if (size > limit) {
         reject(new HttpError(413, "body too large"));
         req.destroy();
-      } else chunks.push(c);
+      } else chunks.push(chunk);
     });
     req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);

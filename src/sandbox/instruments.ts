@@ -127,7 +127,7 @@ export class Instruments {
     url: URL,
     body: string,
   ): Promise<{ fault: Fault; random: () => number }> {
-    if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+    if (this.options.latencyMs) await new Promise((resolve) => setTimeout(resolve, this.options.latencyMs));
     const query = url.search.replace(/api_key=[^&]*/, "");
     const requestKey = `${req.method} ${url.pathname}?${query}${body.replace(/"api_key":"[^"]*"/, "")}`;
     return this.faults.pick(requestKey);

@@ -87,7 +87,7 @@ const WORDS = [
   "Tide",
 ];
 const SUFFIXES = ["Protocol", "AI", "Agent", "Network", "Labs", "Coin", "Finance", "DAO"];
-const RESERVED = new Set(Object.values(NAMED_TOKENS).map((t) => t.symbol));
+const RESERVED = new Set(Object.values(NAMED_TOKENS).map((token) => token.symbol));
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
 export function hash32(text: string): number {
@@ -189,7 +189,7 @@ export class TokenSet {
 
   list(chain: Chain | undefined, ecosystem: string | undefined): TokenBase[] {
     const all = chain ? this.tokens[chain] : [...this.tokens.base, ...this.tokens.solana];
-    return ecosystem ? all.filter((t) => t.ecosystem === ecosystem) : all;
+    return ecosystem ? all.filter((token) => token.ecosystem === ecosystem) : all;
   }
 
   findBySymbols(chain: Chain | undefined, symbols: string[]): TokenBase[] {
@@ -216,7 +216,7 @@ export class TokenSet {
   /** Matches as the listing would order them (base first, then by index), without repeats. */
   private inListOrder(chain: Chain | undefined, found: Array<TokenBase | undefined>): TokenBase[] {
     const unique = new Set(
-      found.filter((t): t is TokenBase => t !== undefined && (!chain || t.chain === chain)),
+      found.filter((token): token is TokenBase => token !== undefined && (!chain || token.chain === chain)),
     );
     return [...unique].sort((a, b) =>
       a.chain === b.chain ? a.index - b.index : a.chain === "base" ? -1 : 1,

@@ -31,7 +31,9 @@ export class X402Desk {
     private readonly options: SandboxOptions,
     private readonly origin: () => string,
   ) {
-    this.networks = (options.x402Networks ?? [options.x402Network ?? "base"]).map((n) => USDC_NETWORKS[n]);
+    this.networks = (options.x402Networks ?? [options.x402Network ?? "base"]).map(
+      (network) => USDC_NETWORKS[network],
+    );
     this.version = options.x402Version ?? 1;
   }
 

@@ -41,7 +41,7 @@ const SYMBOL = new RegExp(`[${Object.keys(ASCII).join("")}]`, "g");
 
 /** The text with each drawing symbol as its ASCII stand-in. */
 export function toAscii(text: string): string {
-  return text.replace(SYMBOL, (s) => ASCII[s]!);
+  return text.replace(SYMBOL, (symbol) => ASCII[symbol]!);
 }
 
 /** Whether numbers are written for an ASCII terminal (set for the run by its IO). */

@@ -70,12 +70,12 @@ class Painter {
     return this.stack[this.stack.length - 1];
   }
 
-  private token(c: number): boolean {
-    if (c === 34) return this.string();
-    if (c === 58) return this.colon();
-    if (c === 44) return this.comma();
-    if (c === 123 || c === 91) return this.open(c === 123);
-    if (c === 125 || c === 93) return this.close(c === 125);
+  private token(code: number): boolean {
+    if (code === 34) return this.string();
+    if (code === 58) return this.colon();
+    if (code === 44) return this.comma();
+    if (code === 123 || code === 91) return this.open(code === 123);
+    if (code === 125 || code === 93) return this.close(code === 125);
     return this.scalar();
   }
 

@@ -34,17 +34,17 @@ function escapeRegExp(text: string): string {
  */
 function characterPattern(ch: string): string {
   const bytes = [...Buffer.from(ch, "utf8")];
-  const hex = (b: number) => {
-    const h = b.toString(16).padStart(2, "0");
+  const hex = (byte: number) => {
+    const h = byte.toString(16).padStart(2, "0");
     return `[${h[0]}${h[0]!.toUpperCase()}][${h[1]}${h[1]!.toUpperCase()}]`;
   };
-  const forms = [escapeRegExp(ch), bytes.map((b) => `%(?:25)?${hex(b)}`).join("")];
+  const forms = [escapeRegExp(ch), bytes.map((byte) => `%(?:25)?${hex(byte)}`).join("")];
   if (ch === " ") forms.push("\\+");
   if (ch === "/") forms.push("\\\\/");
   const code = ch.codePointAt(0)!;
   if (code <= 0xffff) {
     const h = code.toString(16).padStart(4, "0");
-    forms.push(`\\\\u${[...h].map((d) => `[${d}${d.toUpperCase()}]`).join("")}`);
+    forms.push(`\\\\u${[...h].map((digit) => `[${digit}${digit.toUpperCase()}]`).join("")}`);
   }
   return `(?:${forms.join("|")})`;
 }
@@ -53,7 +53,7 @@ function characterPattern(ch: string): string {
 function encodedForms(secret: string): string[] {
   const uri = encodeURIComponent(secret);
   const form = new URLSearchParams({ k: secret }).toString().slice(2);
-  const lower = (s: string) => s.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase());
+  const lower = (text: string) => text.replace(/%[0-9A-F]{2}/g, (encoded) => encoded.toLowerCase());
   return [...new Set([secret, uri, lower(uri), form, lower(form)])];
 }
 
@@ -157,7 +157,9 @@ export function secretForms(secret: string): SecretForms {
   const spaced = secret.includes(" ") ? ["+"] : [];
   const candidates = [...new Set([...variants, ...hex, "%", "\\", ...cores, ...spaced])];
   // An anchor that holds another is never needed: text holding it holds the other.
-  const anchors = candidates.filter((a) => !candidates.some((b) => b !== a && a.includes(b)));
+  const anchors = candidates.filter(
+    (candidate) => !candidates.some((other) => other !== candidate && candidate.includes(other)),
+  );
   return { pattern: new RegExp(unique.join("|"), "g"), anchors, breaks };
 }
 

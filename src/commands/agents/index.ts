@@ -21,7 +21,7 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.AGENTS);
+const definition = () => import("./definition.js").then(({ AGENTS }) => AGENTS);
 
 export default defineCommand({
   name: "agents",

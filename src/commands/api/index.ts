@@ -53,8 +53,8 @@ const flags = flagTable({
 });
 
 /** Every documented path, for completion: both generations, as the registry spells them. */
-const PATHS = Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((e) =>
-  pathsOf(e).filter((p) => p === e.path || p === e.newerPath),
+const PATHS = Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((entry) =>
+  pathsOf(entry).filter((path) => path === entry.path || path === entry.newerPath),
 );
 
 export default defineCommand({

@@ -8,22 +8,22 @@ const HEADERS = ["PATH", "NEWER PATH", "METHOD", "USDC", "COMMAND"] as const;
 
 /** One row per endpoint, in the registry's order. */
 export function endpointRows(): string[][] {
-  return Object.values(ENDPOINTS as Record<string, EndpointSpec>).map((e) => [
-    e.path,
-    e.newerPath ?? "-",
-    e.method,
-    e.price,
-    typeof e.command === "string" ? [e.command, e.commandFlag].filter(Boolean).join(" ") : "api",
+  return Object.values(ENDPOINTS as Record<string, EndpointSpec>).map((entry) => [
+    entry.path,
+    entry.newerPath ?? "-",
+    entry.method,
+    entry.price,
+    typeof entry.command === "string" ? [entry.command, entry.commandFlag].filter(Boolean).join(" ") : "api",
   ]);
 }
 
 /** The rows under their headers, each column as wide as its widest cell. */
 export function endpointListing(): string {
   const rows = [[...HEADERS], ...endpointRows()];
-  const widths = HEADERS.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const widths = HEADERS.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
   return `${rows
-    .map((r) =>
-      r
+    .map((row) =>
+      row
         .map((cell, i) => cell.padEnd(widths[i]!))
         .join("  ")
         .trimEnd(),

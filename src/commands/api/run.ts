@@ -94,7 +94,7 @@ export function apiTarget(input: string, baseUrl: URL): { path: string; query: A
     search = at < 0 ? "" : input.slice(at);
   }
   const query = [...new URLSearchParams(search.replace(/#.*$/, ""))];
-  if (query.some(([k]) => k === "api_key"))
+  if (query.some(([key]) => key === "api_key"))
     throw new UsageError("api: the key goes with 'auth login' or TOKENINTEL_API_KEY, never in the path");
   return { path, query };
 }
@@ -113,7 +113,7 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
   if (payment?.dryRun) {
     const { planPayment } = await import("../../payment/dry-run.js");
     const { query } = request;
-    const first = raw.paginate ? [...query.filter(([k]) => k !== "page"), ["page", 1] as const] : query;
+    const first = raw.paginate ? [...query.filter(([key]) => key !== "page"), ["page", 1] as const] : query;
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, { ...request, query: first })}`);
     return;
   }
@@ -127,8 +127,8 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
  * run refuses an offer above it unless --max-payment says how much a request may cost.
  */
 function withListPrice(client: ApiClient, path: string): Requester {
-  const entry = Object.values(ENDPOINTS as Record<string, EndpointSpec>).find((e) =>
-    pathsOf(e).includes(path),
+  const entry = Object.values(ENDPOINTS as Record<string, EndpointSpec>).find((endpoint) =>
+    pathsOf(endpoint).includes(path),
   );
   if (!entry) return client;
   const listPrice = { usdc: entry.price, of: path };
@@ -183,11 +183,14 @@ function requestParts(
 ): Omit<ApiRequest, "method"> {
   // Parameters in the path and -f fields together; one named in both is an error, not a guess.
   for (const [name] of target.query)
-    if (fields.some(([k]) => k === name))
+    if (fields.some(([field]) => field === name))
       throw new UsageError(`api: "${name}" is given both in the path and with -f/-F; give it once`);
   const query: Query =
     method === "GET"
-      ? [...target.query, ...fields.map(([k, v]) => [k, v === null ? "null" : String(v)] as const)]
+      ? [
+          ...target.query,
+          ...fields.map(([field, value]) => [field, value === null ? "null" : String(value)] as const),
+        ]
       : target.query;
   const body = method === "POST" ? (rawBody ?? Object.fromEntries(fields)) : undefined;
   return { path: target.path, query, body };
@@ -202,14 +205,14 @@ async function walkPages(
   paying: boolean,
 ): Promise<void> {
   // A page asked for (-f page=3, ?page=3) is where the walk starts, not a value it drops.
-  const asked = query.find(([k]) => k === "page")?.[1];
+  const asked = query.find(([key]) => key === "page")?.[1];
   const firstPage = asked === undefined ? 1 : Number(asked);
   if (!Number.isSafeInteger(firstPage) || firstPage < 1)
     throw new UsageError(`api --paginate: page ${JSON.stringify(asked)} is not a page number (1 or more)`);
   const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
   const records = streamRecords(client, {
     endpoint: { path, kind: "any", pageSize: 0 },
-    query: query.filter(([k]) => k !== "page"),
+    query: query.filter(([key]) => key !== "page"),
     firstPage,
     limit: raw.limit,
     maxPages: raw.maxPages,

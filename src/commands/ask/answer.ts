@@ -62,7 +62,7 @@ export function selectAnswer(
     const fields = selection.detailFields;
     out.tokenDetails =
       data.tokenDetails && fields
-        ? data.tokenDetails.map((d) => pickPaths(d, fields))
+        ? data.tokenDetails.map((detail) => pickPaths(detail, fields))
         : (data.tokenDetails ?? null);
   }
   return out;

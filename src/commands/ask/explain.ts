@@ -60,28 +60,31 @@ const KIND_FIELD: Record<SelectorKind, string> = {
 export function namedTokens(details: readonly unknown[], question: string): Named[] {
   // A name goes into a comma-joined query: one with a comma, a space or past 128 characters is no
   // token's and is not looked up.
-  const text = (d: unknown, field: string) => {
-    const v = getPath(d, field);
-    return typeof v === "string" && /^[^\s,]{1,128}$/.test(v.trim()) ? v.trim() : undefined;
+  const text = (detail: unknown, field: string) => {
+    const value = getPath(detail, field);
+    return typeof value === "string" && /^[^\s,]{1,128}$/.test(value.trim()) ? value.trim() : undefined;
   };
   const named: Named[] = [];
   const covered = new Set<string>();
-  for (const d of details) {
-    const ticker = text(d, KIND_FIELD.ticker);
+  for (const detail of details) {
+    const ticker = text(detail, KIND_FIELD.ticker);
     if (ticker) covered.add(ticker.toLowerCase());
-    const kind = (["id", "address", "ticker"] as const).find((k) => text(d, KIND_FIELD[k]));
-    if (kind) named.push({ kind, item: text(d, KIND_FIELD[kind])!, chain: text(d, "chain") });
+    const kind = (["id", "address", "ticker"] as const).find((candidate) =>
+      text(detail, KIND_FIELD[candidate]),
+    );
+    if (kind) named.push({ kind, item: text(detail, KIND_FIELD[kind])!, chain: text(detail, "chain") });
   }
-  for (const m of question.matchAll(/\$([A-Za-z][A-Za-z0-9_]{0,31})\b/g)) {
-    if (!covered.has(m[1]!.toLowerCase())) named.push({ kind: "ticker", item: m[1]!, chain: undefined });
+  for (const match of question.matchAll(/\$([A-Za-z][A-Za-z0-9_]{0,31})\b/g)) {
+    if (!covered.has(match[1]!.toLowerCase()))
+      named.push({ kind: "ticker", item: match[1]!, chain: undefined });
   }
   return unique(named);
 }
 
 function unique(named: Named[]): Named[] {
   const seen = new Set<string>();
-  return named.filter((n) => {
-    const key = `${n.kind}:${n.chain ?? ""}:${n.item.toLowerCase()}`;
+  return named.filter((token) => {
+    const key = `${token.kind}:${token.chain ?? ""}:${token.item.toLowerCase()}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -90,8 +93,8 @@ function unique(named: Named[]): Named[] {
 
 /** A chain the answer names, when it is one tokenintel knows (base, solana); else undefined. */
 function knownChain(name: string | undefined): string | undefined {
-  const c = name?.toLowerCase();
-  return (CHAINS as readonly string[]).includes(c ?? "") ? c : undefined;
+  const lower = name?.toLowerCase();
+  return (CHAINS as readonly string[]).includes(lower ?? "") ? lower : undefined;
 }
 
 /**
@@ -108,22 +111,26 @@ export async function groundTokens(
 ): Promise<{ rows: Grounding[]; unknownChain: string[] }> {
   const groups = new Map<string, { chain: string; kind: SelectorKind; items: string[] }>();
   const unknownChain: string[] = [];
-  for (const n of named) {
-    const c = chain ?? knownChain(n.chain);
-    if (!c) {
-      unknownChain.push(n.item);
+  for (const token of named) {
+    const tokenChain = chain ?? knownChain(token.chain);
+    if (!tokenChain) {
+      unknownChain.push(token.item);
       continue;
     }
-    const key = `${c}:${n.kind}`;
-    const group = groups.get(key) ?? { chain: c, kind: n.kind, items: [] };
-    group.items.push(n.item);
+    const key = `${tokenChain}:${token.kind}`;
+    const group = groups.get(key) ?? { chain: tokenChain, kind: token.kind, items: [] };
+    group.items.push(token.item);
     groups.set(key, group);
   }
   const found = new Map<string, unknown>();
   if (groups.size) {
-    for (const { chain: c, kind, items } of groups.values()) {
+    for (const { chain: groupChain, kind, items } of groups.values()) {
       const selector: Selector = { kind, param: MARKET.selectors[kind]!, items };
-      const query = { endpoint: MARKET.endpoint, query: [["chain", c]] as Array<[string, string]>, selector };
+      const query = {
+        endpoint: MARKET.endpoint,
+        query: [["chain", groupChain]] as Array<[string, string]>,
+        selector,
+      };
       for await (const batch of streamRecords(client, {
         ...query,
         window: ctx.settings.concurrency * 2,
@@ -131,23 +138,28 @@ export async function groundTokens(
       }))
         for (const record of batch) {
           const key = selectorKey(record, kind);
-          if (key !== undefined && !found.has(`${c}:${kind}:${key}`))
-            found.set(`${c}:${kind}:${key}`, record);
+          if (key !== undefined && !found.has(`${groupChain}:${kind}:${key}`))
+            found.set(`${groupChain}:${kind}:${key}`, record);
         }
     }
   }
-  const rows = named.map((n) => {
-    const c = chain ?? knownChain(n.chain);
-    if (!c) return groundingOf(n.item, undefined, undefined, "no chain");
-    return groundingOf(n.item, found.get(`${c}:${n.kind}:${n.item.toLowerCase()}`), c, "no market record");
+  const rows = named.map((token) => {
+    const tokenChain = chain ?? knownChain(token.chain);
+    if (!tokenChain) return groundingOf(token.item, undefined, undefined, "no chain");
+    return groundingOf(
+      token.item,
+      found.get(`${tokenChain}:${token.kind}:${token.item.toLowerCase()}`),
+      tokenChain,
+      "no market record",
+    );
   });
   return { rows, unknownChain };
 }
 
 function figure(record: unknown, ...paths: string[]): unknown {
   for (const path of paths) {
-    const v = getPath(record, path);
-    if (v !== undefined && v !== null) return v;
+    const value = getPath(record, path);
+    if (value !== undefined && value !== null) return value;
   }
   return null;
 }

@@ -63,7 +63,7 @@ export async function writeText(
   { selection }: Pick<AnswerView, "selection">,
 ) {
   if (selection) {
-    for (const key of selection.answerKeys.filter((k) => k !== "nlpResponse")) {
+    for (const key of selection.answerKeys.filter((answerKey) => answerKey !== "nlpResponse")) {
       const value = (data as Record<string, unknown>)[key];
       if (value !== undefined && value !== null) await ctx.io.outServerText(`${key}: ${String(value)}\n`);
     }

@@ -151,7 +151,7 @@ function endWithVerdict(
     : undefined;
   if (failing.length) {
     if (missingNote) ctx.io.warn(missingNote);
-    const names = failing.map((r) => r.symbol ?? r.address ?? r.id ?? "?").slice(0, 20);
+    const names = failing.map((row) => row.symbol ?? row.address ?? row.id ?? "?").slice(0, 20);
     throw new RiskError(
       `${failingSubject(failing.length, selector.items.length)} at ${floor} risk or above (--fail-on ${floor}): ${names.join(", ")}${failing.length > 20 ? ", …" : ""}${missing.length ? `; no verdict for ${missing.length} without data` : ""}`,
     );

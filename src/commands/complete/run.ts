@@ -4,8 +4,8 @@ import { INDEX_CHAINS, type IndexChain, readIndex } from "../../token-index/stor
 
 /** The record shape of each command whose flags take dot paths: its registry entry's record's. */
 export const PATH_SHAPES: Record<string, Shape> = Object.fromEntries(
-  Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((e) =>
-    typeof e.command === "string" && e.shape ? [[e.command, e.shape]] : [],
+  Object.values(ENDPOINTS as Record<string, EndpointSpec>).flatMap((entry) =>
+    typeof entry.command === "string" && entry.shape ? [[entry.command, entry.shape]] : [],
   ),
 );
 
@@ -21,16 +21,16 @@ export function completePaths(prefix: string, command: string | undefined): stri
   if (!shape) return [];
   const colon = prefix.indexOf(":");
   if (colon >= 0)
-    return [`${prefix.slice(0, colon)}:asc`, `${prefix.slice(0, colon)}:desc`].filter((p) =>
-      p.startsWith(prefix),
+    return [`${prefix.slice(0, colon)}:asc`, `${prefix.slice(0, colon)}:desc`].filter((direction) =>
+      direction.startsWith(prefix),
     );
   if (/[<>=!~]/.test(prefix)) return [];
   const depth = prefix.split(".").length;
   const all = dotPaths(shape);
-  const sections = new Set(all.map((p) => p.slice(0, p.lastIndexOf("."))).filter(Boolean));
+  const sections = new Set(all.map((path) => path.slice(0, path.lastIndexOf("."))).filter(Boolean));
   return all
-    .filter((p) => p.split(".").length === depth && p.toLowerCase().startsWith(prefix.toLowerCase()))
-    .map((p) => (sections.has(p) ? `${p}.` : p));
+    .filter((path) => path.split(".").length === depth && path.toLowerCase().startsWith(prefix.toLowerCase()))
+    .map((path) => (sections.has(path) ? `${path}.` : path));
 }
 
 /**
@@ -48,7 +48,7 @@ export function completeValues(
 ): string[] {
   if (what === "paths") return completePaths(prefix, command);
   if (what !== "tickers") return [];
-  const named = INDEX_CHAINS.find((c) => c === chain?.toLowerCase());
+  const named = INDEX_CHAINS.find((known) => known === chain?.toLowerCase());
   const chains: readonly IndexChain[] = named ? [named] : INDEX_CHAINS;
   const wanted = prefix.replace(/^\$/, "").toLowerCase();
   const seen = new Set<string>();

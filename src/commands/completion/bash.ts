@@ -4,33 +4,35 @@ import { type CompletionNode, q } from "./tree.js";
 // values, subcommands and arguments of the command it found.
 
 /** Every command and subcommand with the path that leads to it. */
-function walk(spec: CompletionNode): Array<{ path: string[]; spec: CompletionNode }> {
-  return spec.subcommands.flatMap((c) => [
-    { path: [c.name], spec: c },
-    ...c.subcommands.map((s) => ({ path: [c.name, s.name], spec: s })),
+function walk(program: CompletionNode): Array<{ path: string[]; node: CompletionNode }> {
+  return program.subcommands.flatMap((command) => [
+    { path: [command.name], node: command },
+    ...command.subcommands.map((subcommand) => ({ path: [command.name, subcommand.name], node: subcommand })),
   ]);
 }
 
 /** `case $nargs in 0) pos=...;; esac` for the arguments that have fixed values. */
-function bashArgs(s: CompletionNode, indent: string): string {
-  const cases = s.args
-    .map((a, i) => (a.values ? `${i}) pos=${q(a.values.join(" "))} ;;` : ""))
+function bashArgs(node: CompletionNode, indent: string): string {
+  const cases = node.args
+    .map((argument, position) =>
+      argument.values ? `${position}) pos=${q(argument.values.join(" "))} ;;` : "",
+    )
     .filter(Boolean);
   return cases.length ? `\n${indent}case "$nargs" in ${cases.join(" ")} esac` : "";
 }
 
 /** The values a flag completes to, per command: `--view) case "$cmd" in ... esac; return ;;`. */
-function valueCases(spec: CompletionNode): string[] {
+function valueCases(program: CompletionNode): string[] {
   // One spelling (--view) can take different values in different commands (market's views, ta's),
   // so where they differ the case looks at the command too.
   const byFlag = new Map<string, Array<{ cmd: string; reply: string }>>();
-  for (const { path, spec: s } of [{ path: [] as string[], spec }, ...walk(spec)]) {
-    for (const f of s.flags) {
-      if (!f.values && !f.dynamic) continue;
-      const key = f.names.join("|");
-      const reply = f.dynamic
-        ? `_tokenintel_dynamic ${f.dynamic} "$cur" "$chain" "$src" "$cmd"`
-        : `COMPREPLY=( $(compgen -W ${q(f.values!.join(" "))} -- "$cur") )`;
+  for (const { path, node } of [{ path: [] as string[], node: program }, ...walk(program)]) {
+    for (const flag of node.flags) {
+      if (!flag.values && !flag.dynamic) continue;
+      const key = flag.names.join("|");
+      const reply = flag.dynamic
+        ? `_tokenintel_dynamic ${flag.dynamic} "$cur" "$chain" "$src" "$cmd"`
+        : `COMPREPLY=( $(compgen -W ${q(flag.values!.join(" "))} -- "$cur") )`;
       const cmd = path[0] ?? "";
       const entries = byFlag.get(key) ?? [];
       if (!entries.some((e) => e.cmd === cmd)) entries.push({ cmd, reply });
@@ -45,17 +47,22 @@ function valueCases(spec: CompletionNode): string[] {
 }
 
 /** Each command's flags and positional words: `market) flags=...;;`, a nested case for subcommands. */
-function commandCases(spec: CompletionNode, globals: string[]): string[] {
-  const flagWords = (s: CompletionNode) => q([...s.flags.flatMap((f) => f.names), ...globals].join(" "));
-  return spec.subcommands.map((c) => {
-    if (!c.subcommands.length) return `    ${c.name}) flags=${flagWords(c)}${bashArgs(c, "      ")} ;;`;
-    const subs = c.subcommands
-      .map((s) => `        ${s.name}) flags=${flagWords(s)}${bashArgs(s, "          ")} ;;`)
+function commandCases(program: CompletionNode, globals: string[]): string[] {
+  const flagWords = (node: CompletionNode) =>
+    q([...node.flags.flatMap((f) => f.names), ...globals].join(" "));
+  return program.subcommands.map((command) => {
+    if (!command.subcommands.length)
+      return `    ${command.name}) flags=${flagWords(command)}${bashArgs(command, "      ")} ;;`;
+    const subs = command.subcommands
+      .map(
+        (subcommand) =>
+          `        ${subcommand.name}) flags=${flagWords(subcommand)}${bashArgs(subcommand, "          ")} ;;`,
+      )
       .join("\n");
     return [
-      `    ${c.name})`,
+      `    ${command.name})`,
       '      case "$sub" in',
-      `        "") flags=${flagWords(c)}; pos=${q(c.subcommands.map((s) => s.name).join(" "))} ;;`,
+      `        "") flags=${flagWords(command)}; pos=${q(command.subcommands.map((subcommand) => subcommand.name).join(" "))} ;;`,
       subs,
       "      esac ;;",
     ].join("\n");
@@ -63,9 +70,11 @@ function commandCases(spec: CompletionNode, globals: string[]): string[] {
 }
 
 /** Every flag that takes a value, in any command. */
-function flagsTakingValues(spec: CompletionNode): string[] {
-  const every = [spec, ...walk(spec).map((w) => w.spec)];
-  return [...new Set(every.flatMap((s) => s.flags.filter((f) => f.takesValue).flatMap((f) => f.names)))];
+function flagsTakingValues(program: CompletionNode): string[] {
+  const every = [program, ...walk(program).map((entry) => entry.node)];
+  return [
+    ...new Set(every.flatMap((node) => node.flags.filter((f) => f.takesValue).flatMap((f) => f.names))),
+  ];
 }
 
 /** The script's head: how to load it, and the function that asks `tokenintel __complete`. */
@@ -87,10 +96,12 @@ const PREAMBLE = [
   "",
 ];
 
-export function bash(spec: CompletionNode): string {
-  const globals = spec.flags.flatMap((f) => f.names);
-  const takesValue = flagsTakingValues(spec);
-  const withSubs = spec.subcommands.filter((c) => c.subcommands.length).map((c) => c.name);
+export function bash(program: CompletionNode): string {
+  const globals = program.flags.flatMap((f) => f.names);
+  const takesValue = flagsTakingValues(program);
+  const withSubs = program.subcommands
+    .filter((command) => command.subcommands.length)
+    .map((command) => command.name);
   const lines = [
     ...PREAMBLE,
     "_tokenintel() {",
@@ -107,7 +118,7 @@ export function bash(spec: CompletionNode): string {
     '      --chain=*) chain="${w#--chain=}"; continue ;;',
     "      # --sandbox: tickers from the sandbox's index (directory --sandbox --sync), not the live one.",
     "      --sandbox) src=sandbox; continue ;;",
-    `      ${takesValue.filter((n) => n !== "-c" && n !== "--chain").join("|")}) ((i++)); continue ;;`,
+    `      ${takesValue.filter((name) => name !== "-c" && name !== "--chain").join("|")}) ((i++)); continue ;;`,
     "      -*) continue ;;",
     "    esac",
     '    if [[ -z "$cmd" ]]; then cmd="$w"',
@@ -115,13 +126,13 @@ export function bash(spec: CompletionNode): string {
     "    else ((nargs++)); fi",
     "  done",
     '  case "$prev" in',
-    ...valueCases(spec),
+    ...valueCases(program),
     `    ${takesValue.join("|")}) return ;;`,
     "  esac",
     '  case "$cmd" in',
-    `    "") flags=${q(globals.join(" "))}; pos=${q([...spec.subcommands.map((c) => c.name), "help"].join(" "))} ;;`,
-    `    help) pos=${q(spec.subcommands.map((c) => c.name).join(" "))} ;;`,
-    ...commandCases(spec, globals),
+    `    "") flags=${q(globals.join(" "))}; pos=${q([...program.subcommands.map((command) => command.name), "help"].join(" "))} ;;`,
+    `    help) pos=${q(program.subcommands.map((command) => command.name).join(" "))} ;;`,
+    ...commandCases(program, globals),
     "  esac",
     "  # A word that starts with - is an option; otherwise a subcommand or a value, when there are any.",
     '  if [[ "$cur" != -* && -n "$pos" ]]; then words="$pos"; else words="$flags"; fi',

@@ -46,50 +46,51 @@ const PREAMBLE = [
 ];
 
 /** `complete -c tokenintel [condition] -l name ... -d description` for one flag. */
-function flagLine(f: CompletionFlag, condition: string, command = ""): string {
+function flagLine(flag: CompletionFlag, condition: string, command = ""): string {
   const parts = ["complete -c tokenintel", condition].filter(Boolean);
-  for (const n of f.names) parts.push(n.startsWith("--") ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`);
-  if (f.takesValue || (f.optionalValue && f.dynamic)) {
-    if (f.dynamic)
-      parts.push(`-x -a '(__tokenintel_${f.dynamic}${f.dynamic === "paths" ? ` ${command}` : ""})'`);
-    else parts.push(f.values ? `-x -a ${q(f.values.join(" "))}` : "-r");
+  for (const name of flag.names)
+    parts.push(name.startsWith("--") ? `-l ${name.slice(2)}` : `-s ${name.slice(1)}`);
+  if (flag.takesValue || (flag.optionalValue && flag.dynamic)) {
+    if (flag.dynamic)
+      parts.push(`-x -a '(__tokenintel_${flag.dynamic}${flag.dynamic === "paths" ? ` ${command}` : ""})'`);
+    else parts.push(flag.values ? `-x -a ${q(flag.values.join(" "))}` : "-r");
   }
-  parts.push(`-d ${q(f.description)}`);
+  parts.push(`-d ${q(flag.description)}`);
   return parts.join(" ");
 }
 
 /** The fixed values of a command's arguments. */
-function argLines(s: CompletionNode, condition: string): string[] {
-  return s.args
+function argLines(node: CompletionNode, condition: string): string[] {
+  return node.args
     .filter((a) => a.values)
     .map((a) => `complete -c tokenintel ${condition} -a ${q(a.values!.join(" "))} -d ${q(a.name)}`);
 }
 
 /** A command's name (offered until a command is given), its flags, and its subcommands' or arguments' lines. */
-function commandLines(c: CompletionNode, names: string): string[] {
-  const inC = `-n "__fish_seen_subcommand_from ${c.name}"`;
+function commandLines(command: CompletionNode, names: string): string[] {
+  const inC = `-n "__fish_seen_subcommand_from ${command.name}"`;
   const lines = [
-    `complete -c tokenintel -n "not __fish_seen_subcommand_from ${names}" -a ${c.name} -d ${q(c.description)}`,
-    ...c.flags.map((f) => flagLine(f, inC, c.name)),
+    `complete -c tokenintel -n "not __fish_seen_subcommand_from ${names}" -a ${command.name} -d ${q(command.description)}`,
+    ...command.flags.map((f) => flagLine(f, inC, command.name)),
   ];
-  if (!c.subcommands.length) lines.push(...argLines(c, inC));
-  const subNames = c.subcommands.map((s) => s.name).join(" ");
-  for (const s of c.subcommands) {
+  if (!command.subcommands.length) lines.push(...argLines(command, inC));
+  const subNames = command.subcommands.map((s) => s.name).join(" ");
+  for (const subcommand of command.subcommands) {
     lines.push(
-      `complete -c tokenintel -n "__fish_seen_subcommand_from ${c.name}; and not __fish_seen_subcommand_from ${subNames}" -a ${s.name} -d ${q(s.description)}`,
+      `complete -c tokenintel -n "__fish_seen_subcommand_from ${command.name}; and not __fish_seen_subcommand_from ${subNames}" -a ${subcommand.name} -d ${q(subcommand.description)}`,
     );
-    const inS = `-n "__fish_seen_subcommand_from ${c.name}; and __fish_seen_subcommand_from ${s.name}"`;
-    lines.push(...s.flags.map((f) => flagLine(f, inS)), ...argLines(s, inS));
+    const inS = `-n "__fish_seen_subcommand_from ${command.name}; and __fish_seen_subcommand_from ${subcommand.name}"`;
+    lines.push(...subcommand.flags.map((f) => flagLine(f, inS)), ...argLines(subcommand, inS));
   }
   return lines;
 }
 
-export function fish(spec: CompletionNode): string {
-  const names = spec.subcommands.map((c) => c.name).join(" ");
+export function fish(program: CompletionNode): string {
+  const names = program.subcommands.map((command) => command.name).join(" ");
   const lines = [
     ...PREAMBLE,
-    ...spec.flags.map((f) => flagLine(f, "")),
-    ...spec.subcommands.flatMap((c) => commandLines(c, names)),
+    ...program.flags.map((f) => flagLine(f, "")),
+    ...program.subcommands.flatMap((command) => commandLines(command, names)),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -13,7 +13,7 @@ import { zsh } from "./zsh.js";
 // `tokenintel __complete tickers <prefix> [chain]`, which reads only that file, never the network.
 // The tree the scripts are built from is in tree.ts, each shell's script in its own file.
 
-const RENDER: Record<Shell, (spec: CompletionNode) => string> = { bash, zsh, fish };
+const RENDER: Record<Shell, (program: CompletionNode) => string> = { bash, zsh, fish };
 
 export async function runCompletion(ctx: RunContext, shell: string, program: Command): Promise<void> {
   if (!(SHELLS as readonly string[]).includes(shell)) {

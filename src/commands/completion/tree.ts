@@ -39,13 +39,13 @@ const DYNAMIC: Record<string, CompletionFlag["dynamic"]> = {
 };
 
 function flagsOf(cmd: Command): CompletionFlag[] {
-  return cmd.options.map((o: Option) => ({
-    names: [o.short, o.long].filter((n): n is string => Boolean(n)),
-    description: o.description,
-    takesValue: o.required,
-    optionalValue: o.optional,
-    values: completionValues(o),
-    dynamic: o.long ? DYNAMIC[o.long] : undefined,
+  return cmd.options.map((option: Option) => ({
+    names: [option.short, option.long].filter((name): name is string => Boolean(name)),
+    description: option.description,
+    takesValue: option.required,
+    optionalValue: option.optional,
+    values: completionValues(option),
+    dynamic: option.long ? DYNAMIC[option.long] : undefined,
   }));
 }
 
@@ -54,15 +54,18 @@ export function nodeOf(cmd: Command): CompletionNode {
     name: cmd.name(),
     description: cmd.description(),
     flags: flagsOf(cmd),
-    args: cmd.registeredArguments.map((a) => ({ name: a.name(), values: argumentValues(a) })),
+    args: cmd.registeredArguments.map((argument) => ({
+      name: argument.name(),
+      values: argumentValues(argument),
+    })),
     // What help lists: hidden commands (__complete) left out, and help's own.
     subcommands: cmd
       .createHelp()
       .visibleCommands(cmd)
-      .filter((c) => c.name() !== "help")
+      .filter((command) => command.name() !== "help")
       .map(nodeOf),
   };
 }
 
 /** A POSIX shell single-quoted word (fish reads it the same way). */
-export const q = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
+export const q = (text: string) => `'${text.replace(/'/g, "'\\''")}'`;

@@ -3,55 +3,62 @@ import type { CompletionFlag, CompletionNode } from "./tree.js";
 // The zsh script: an _arguments spec a command, nested for subcommands.
 
 /** Text inside a single-quoted zsh word: ' closes and reopens the quote. */
-const zq = (s: string) => s.replace(/'/g, "'\\''");
+const zq = (text: string) => text.replace(/'/g, "'\\''");
 
 /** An _arguments description ("[...]"): brackets and backslashes escaped, colons kept. */
-const zshExplanation = (s: string) => zq(s.replace(/[\\[\]]/g, "\\$&"));
+const zshExplanation = (text: string) => zq(text.replace(/[\\[\]]/g, "\\$&"));
 
 /** A _describe item: "name:description", a colon in the name escaped, the description as it is. */
 const zshItem = (name: string, description: string) =>
   `'${zq(name.replace(/:/g, "\\:"))}:${zq(description)}'`;
 
-function zshFlag(f: CompletionFlag, command = ""): string {
-  const desc = zshExplanation(f.description);
-  const colon = f.optionalValue ? "::" : ":";
+function zshFlag(flag: CompletionFlag, command = ""): string {
+  const desc = zshExplanation(flag.description);
+  const colon = flag.optionalValue ? "::" : ":";
   const value =
-    !f.takesValue && !(f.optionalValue && f.dynamic)
+    !flag.takesValue && !(flag.optionalValue && flag.dynamic)
       ? ""
-      : f.dynamic
-        ? `${colon}${f.dynamic}:_tokenintel_${f.dynamic}${f.dynamic === "paths" ? ` ${command}` : ""}`
-        : f.values
-          ? `:value:(${f.values.map((v) => zq(v)).join(" ")})`
+      : flag.dynamic
+        ? `${colon}${flag.dynamic}:_tokenintel_${flag.dynamic}${flag.dynamic === "paths" ? ` ${command}` : ""}`
+        : flag.values
+          ? `:value:(${flag.values.map((choice) => zq(choice)).join(" ")})`
           : ":value: ";
-  if (f.names.length === 2) return `'(${f.names.join(" ")})'{${f.names.join(",")}}'[${desc}]${value}'`;
-  return `'${f.names[0]}[${desc}]${value}'`;
+  if (flag.names.length === 2)
+    return `'(${flag.names.join(" ")})'{${flag.names.join(",")}}'[${desc}]${value}'`;
+  return `'${flag.names[0]}[${desc}]${value}'`;
 }
 
-function zshArgs(s: CompletionNode): string {
-  if (!s.args.length) return "";
-  return s.args
-    .map((a, i) => {
-      const name = a.name.replace(/:/g, "");
-      return a.values ? `'${i + 1}:${name}:(${a.values.join(" ")})'` : `'${i + 1}:${name}: '`;
+function zshArgs(node: CompletionNode): string {
+  if (!node.args.length) return "";
+  return node.args
+    .map((argument, index) => {
+      const name = argument.name.replace(/:/g, "");
+      return argument.values
+        ? `'${index + 1}:${name}:(${argument.values.join(" ")})'`
+        : `'${index + 1}:${name}: '`;
     })
     .join(" ");
 }
 
-function zshCommand(c: CompletionNode, indent: string): string {
-  const flags = c.flags.map((f) => zshFlag(f, c.name)).join(" ");
-  const args = zshArgs(c);
-  if (!c.subcommands.length) {
+function zshCommand(command: CompletionNode, indent: string): string {
+  const flags = command.flags.map((f) => zshFlag(f, command.name)).join(" ");
+  const args = zshArgs(command);
+  if (!command.subcommands.length) {
     const parts = [flags, args].filter(Boolean).join(" ");
-    return `${indent}${c.name})\n${indent}  _arguments ${parts || "'*::arg:_default'"} ;;`;
+    return `${indent}${command.name})\n${indent}  _arguments ${parts || "'*::arg:_default'"} ;;`;
   }
-  const items = c.subcommands.map((s) => zshItem(s.name, s.description)).join(" ");
-  const inner = c.subcommands.map((s) => zshCommand(s, `${indent}        `)).join("\n");
+  const items = command.subcommands
+    .map((subcommand) => zshItem(subcommand.name, subcommand.description))
+    .join(" ");
+  const inner = command.subcommands
+    .map((subcommand) => zshCommand(subcommand, `${indent}        `))
+    .join("\n");
   return [
-    `${indent}${c.name})`,
+    `${indent}${command.name})`,
     `${indent}  local -a subcommands; subcommands=(${items})`,
     `${indent}  _arguments -C ${flags ? `${flags} ` : ""}'1: :->sub' '*::arg:->subargs'`,
     `${indent}  case $state in`,
-    `${indent}    sub) _describe -t subcommands '${c.name} subcommand' subcommands ;;`,
+    `${indent}    sub) _describe -t subcommands '${command.name} subcommand' subcommands ;;`,
     `${indent}    subargs)`,
     `${indent}      case $words[1] in`,
     inner,
@@ -89,10 +96,12 @@ _tokenintel_paths() {
 
 `;
 
-export function zsh(spec: CompletionNode): string {
-  const globals = spec.flags.map((f) => zshFlag(f)).join(" \\\n    ");
-  const commands = spec.subcommands.map((c) => zshItem(c.name, c.description)).join("\n    ");
-  const cases = spec.subcommands.map((c) => zshCommand(c, "      ")).join("\n");
+export function zsh(program: CompletionNode): string {
+  const globals = program.flags.map((f) => zshFlag(f)).join(" \\\n    ");
+  const commands = program.subcommands
+    .map((command) => zshItem(command.name, command.description))
+    .join("\n    ");
+  const cases = program.subcommands.map((command) => zshCommand(command, "      ")).join("\n");
   return `#compdef tokenintel
 # zsh completion for tokenintel; load with: source <(tokenintel completion zsh)
 

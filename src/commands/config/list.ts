@@ -82,7 +82,7 @@ export async function settingRows(ctx: RunContext): Promise<SettingRow[]> {
     rows.push(row);
   }
   // A name in the file that is no setting (a typo in a hand edit) is named, not silently ignored.
-  for (const name of Object.keys(stored).filter((n) => !isConfigKey(n))) {
+  for (const name of Object.keys(stored).filter((key) => !isConfigKey(key))) {
     rows.push({
       key: sanitizeInline(name),
       value: "(not shown)",
@@ -123,12 +123,12 @@ export async function settingRows(ctx: RunContext): Promise<SettingRow[]> {
 export async function formatRows(rows: readonly SettingRow[], width?: number): Promise<string> {
   if (width !== undefined) {
     const { wrapRows } = await import("../../output/wrap.js");
-    const note = (r: SettingRow) => `(${r.source})${r.invalid ? `  INVALID: ${r.invalid}` : ""}`;
+    const note = (row: SettingRow) => `(${row.source})${row.invalid ? `  INVALID: ${row.invalid}` : ""}`;
     return wrapRows(
-      rows.map((r) =>
-        r.source
-          ? [{ text: r.key }, { text: r.value, wrap: true }, { text: note(r), wrap: true }]
-          : [{ text: r.key }, { text: r.value, wrap: true, span: 2 }],
+      rows.map((row) =>
+        row.source
+          ? [{ text: row.key }, { text: row.value, wrap: true }, { text: note(row), wrap: true }]
+          : [{ text: row.key }, { text: row.value, wrap: true, span: 2 }],
       ),
       { width, floors: [4, 10, 12] },
     );
@@ -137,13 +137,13 @@ export async function formatRows(rows: readonly SettingRow[], width?: number): P
 }
 
 function linesOf(rows: readonly SettingRow[]): string {
-  const keyWidth = Math.max(...rows.map((r) => r.key.length));
-  const valueWidth = Math.max(...rows.filter((r) => r.source).map((r) => r.value.length));
+  const keyWidth = Math.max(...rows.map((row) => row.key.length));
+  const valueWidth = Math.max(...rows.filter((row) => row.source).map((row) => row.value.length));
   return rows
-    .map((r) =>
-      r.source
-        ? `${r.key.padEnd(keyWidth)}  ${r.value.padEnd(valueWidth)}  (${r.source})${r.invalid ? `  INVALID: ${r.invalid}` : ""}`
-        : `${r.key.padEnd(keyWidth)}  ${r.value}`,
+    .map((row) =>
+      row.source
+        ? `${row.key.padEnd(keyWidth)}  ${row.value.padEnd(valueWidth)}  (${row.source})${row.invalid ? `  INVALID: ${row.invalid}` : ""}`
+        : `${row.key.padEnd(keyWidth)}  ${row.value}`,
     )
     .join("\n")
     .concat("\n");

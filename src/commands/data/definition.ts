@@ -63,37 +63,37 @@ export interface DataCommandDefinition {
  * empty answer says.
  */
 export function dataCommand(
-  spec: EndpointSpec,
-  o: Pick<DataCommandDefinition, "emptyMessage" | "rows" | "params"> & {
+  entry: EndpointSpec,
+  own: Pick<DataCommandDefinition, "emptyMessage" | "rows" | "params"> & {
     views: Record<string, TableLayout>;
     shape?: Shape;
   },
 ): DataCommandDefinition {
-  const kind = spec.command as RecordKind;
-  if (typeof spec.command !== "string" || !spec.shape)
-    throw new Error(`${spec.path}: the registry gives it no data command`);
+  const kind = entry.command as RecordKind;
+  if (typeof entry.command !== "string" || !entry.shape)
+    throw new Error(`${entry.path}: the registry gives it no data command`);
   return {
-    name: spec.command,
+    name: entry.command,
     endpoint: {
-      path: spec.path,
+      path: entry.path,
       kind,
-      pageSize: spec.pageSize,
-      paged: spec.pageSize > 0,
-      keyOptional: spec.keyOptional,
-      ...(spec.oneRecord ? { oneRecord: true } : {}),
+      pageSize: entry.pageSize,
+      paged: entry.pageSize > 0,
+      keyOptional: entry.keyOptional,
+      ...(entry.oneRecord ? { oneRecord: true } : {}),
     },
-    newerPath: spec.newerPath,
-    shape: o.shape ?? spec.shape,
-    table: { views: o.views, defaultView: spec.views[0]! },
-    selectors: spec.selectors,
-    chainRequired: spec.chainRequired,
-    onlyOn: spec.onlyOn,
-    noChain: spec.noChain,
-    perRequest: spec.maxSelectorItems,
-    fanOut: spec.fanOut,
-    selectorRequired: spec.selectorRequired,
-    emptyMessage: o.emptyMessage,
-    rows: o.rows,
-    params: o.params,
+    newerPath: entry.newerPath,
+    shape: own.shape ?? entry.shape,
+    table: { views: own.views, defaultView: entry.views[0]! },
+    selectors: entry.selectors,
+    chainRequired: entry.chainRequired,
+    onlyOn: entry.onlyOn,
+    noChain: entry.noChain,
+    perRequest: entry.maxSelectorItems,
+    fanOut: entry.fanOut,
+    selectorRequired: entry.selectorRequired,
+    emptyMessage: own.emptyMessage,
+    rows: own.rows,
+    params: own.params,
   };
 }

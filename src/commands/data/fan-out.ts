@@ -15,9 +15,9 @@ export const ALL = "all";
 /** The values a run asks, in the order given, each once: the flag's list, every one for `all`, else the default. */
 export function fanOutValues(fan: FanOut, given: readonly string[] | undefined): string[] {
   if (!given?.length) return [fan.default];
-  const asked = given.map((v) => v.trim().toLowerCase());
+  const asked = given.map((value) => value.trim().toLowerCase());
   if (asked.includes(ALL)) return [...fan.values];
-  const unknown = asked.find((v) => !fan.values.includes(v));
+  const unknown = asked.find((value) => !fan.values.includes(value));
   if (unknown !== undefined)
     throw new UsageError(
       `--${fan.param}: unknown ${fan.noun} ${JSON.stringify(unknown)} (expected ${fan.values.join(", ")}, or ${ALL})`,
@@ -27,29 +27,29 @@ export function fanOutValues(fan: FanOut, given: readonly string[] | undefined):
 
 /** The path that serves a value: the older generation's where it serves that value, else the newer's. */
 export function pathFor(
-  spec: Pick<DataCommandDefinition, "endpoint" | "newerPath" | "fanOut">,
+  definition: Pick<DataCommandDefinition, "endpoint" | "newerPath" | "fanOut">,
   value: string,
   generation: PathGeneration,
 ): string {
-  const older = spec.endpoint.path;
-  const newer = spec.newerPath ?? older;
+  const older = definition.endpoint.path;
+  const newer = definition.newerPath ?? older;
   if (generation === "newer") return newer;
-  const served = spec.fanOut?.olderPathServes;
+  const served = definition.fanOut?.olderPathServes;
   return served === undefined || served.includes(value) ? older : newer;
 }
 
 /** The run's fan-out: each value asked, with its path; undefined for an endpoint without one. */
 export function fanOutQuery(
-  spec: Pick<DataCommandDefinition, "endpoint" | "newerPath" | "fanOut">,
+  definition: Pick<DataCommandDefinition, "endpoint" | "newerPath" | "fanOut">,
   given: readonly string[] | undefined,
   generation: PathGeneration,
 ): FanOutQuery | undefined {
-  const fan = spec.fanOut;
+  const fan = definition.fanOut;
   if (!fan) return undefined;
   const values = fanOutValues(fan, given);
   return {
     param: fan.param,
-    values: values.map((value) => ({ value, path: pathFor(spec, value, generation) })),
+    values: values.map((value) => ({ value, path: pathFor(definition, value, generation) })),
   };
 }
 

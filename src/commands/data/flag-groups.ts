@@ -33,21 +33,22 @@ export interface Tokens {
 /** The tokens a run names: the chain, one list (matched against the token index), the ecosystem. */
 export async function parseTokens(
   ctx: RunContext,
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<Tokens> {
   // An endpoint of one chain, or of none, takes no `chain`: the default chain setting is not sent to it.
-  const chain = spec.onlyOn || spec.noChain ? undefined : await ctx.settings.get("chain", opts.chain);
-  if (spec.chainRequired && chain === undefined) {
+  const chain =
+    definition.onlyOn || definition.noChain ? undefined : await ctx.settings.get("chain", opts.chain);
+  if (definition.chainRequired && chain === undefined) {
     throw new UsageError(
-      `${spec.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
+      `${definition.name}: --chain is required (base or solana), or set a default with 'tokenintel config set chain base'`,
     );
   }
-  let selector = await parseSelector(ctx, spec, opts);
-  if (selector) selector.perRequest = spec.perRequest;
+  let selector = await parseSelector(ctx, definition, opts);
+  if (selector) selector.perRequest = definition.perRequest;
   if (selector?.kind === "ticker" || opts.resolve) {
     const { applyTokenIndex } = await import("./resolve.js");
-    const resolve = opts.resolve ? { addressParam: spec.selectors.address } : undefined;
+    const resolve = opts.resolve ? { addressParam: definition.selectors.address } : undefined;
     selector = await applyTokenIndex(ctx, chain, selector, resolve);
   }
   const ecosystem = opts.ecosystem?.trim();
@@ -61,12 +62,12 @@ export async function parseTokens(
  */
 export async function parseSelector(
   ctx: RunContext,
-  spec: Pick<DataCommandDefinition, "name" | "selectors" | "selectorRequired">,
+  definition: Pick<DataCommandDefinition, "name" | "selectors" | "selectorRequired">,
   opts: Pick<DataOptions, "tickers" | "addresses" | "ids">,
 ): Promise<Selector | undefined> {
-  const flags = Object.keys(spec.selectors).map((k) => FLAG_FOR[k as SelectorKind]);
+  const flags = Object.keys(definition.selectors).map((kind) => FLAG_FOR[kind as SelectorKind]);
   let selector: Selector | undefined;
-  for (const [kind, param] of Object.entries(spec.selectors) as Array<[SelectorKind, string]>) {
+  for (const [kind, param] of Object.entries(definition.selectors) as Array<[SelectorKind, string]>) {
     const given = opts[OPTION_FOR[kind]];
     if (!given) continue;
     if (selector) throw new UsageError(`use one of ${flags.join(", ")} at a time`);
@@ -74,8 +75,8 @@ export async function parseSelector(
   }
   // "--tickers"; "--tickers or --addresses"; "--tickers, --addresses or --ids".
   const either = flags.length > 1 ? `${flags.slice(0, -1).join(", ")} or ${flags.at(-1)}` : flags[0];
-  if (!selector && spec.selectorRequired)
-    throw new UsageError(`${spec.name}: name the tokens with ${either}`);
+  if (!selector && definition.selectorRequired)
+    throw new UsageError(`${definition.name}: name the tokens with ${either}`);
   return selector;
 }
 
@@ -95,38 +96,41 @@ export function checkPaging(page: number | undefined, selector: Selector | undef
 
 /** --fields (what every format shows) and the paths --columns picks, else the fields. */
 export function pickFields(
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
   seen: FieldsSeen,
 ): { fields: string[] | undefined; chosen: string[] | undefined } {
   const fields = checkPaths(
     "--fields",
     opts.fields === true ? undefined : opts.fields,
-    spec.shape,
-    spec.name,
+    definition.shape,
+    definition.name,
     seen,
   );
-  return { fields, chosen: checkPaths("--columns", opts.columns, spec.shape, spec.name, seen) ?? fields };
+  return {
+    fields,
+    chosen: checkPaths("--columns", opts.columns, definition.shape, definition.name, seen) ?? fields,
+  };
 }
 
 /** The table's columns: the paths chosen, else the --view's own (and its wide ones with --wide). */
 export function tableColumns(
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
   chosen: string[] | undefined,
 ): (records: unknown[]) => Column[] {
-  const view = opts.view ?? spec.table.defaultView;
-  const layout = spec.table.views[view];
+  const view = opts.view ?? definition.table.defaultView;
+  const layout = definition.table.views[view];
   if (!layout) {
     throw new UsageError(
-      `--view: unknown view "${view}" (expected ${Object.keys(spec.table.views).join(", ")})`,
+      `--view: unknown view "${view}" (expected ${Object.keys(definition.table.views).join(", ")})`,
     );
   }
   return (records) => {
     if (chosen) {
-      const shown = Object.values(spec.table.views).flatMap((v) => [
-        ...chooseColumns(v.columns, records),
-        ...chooseColumns(v.wide, records),
+      const shown = Object.values(definition.table.views).flatMap((eachLayout) => [
+        ...chooseColumns(eachLayout.columns, records),
+        ...chooseColumns(eachLayout.wide, records),
       ]);
       return columnsForPaths(chosen, shown);
     }
@@ -137,11 +141,11 @@ export function tableColumns(
 
 /** --where as a filter of records; with fields to look for, every record is seen first (fields-seen.ts). */
 export async function whereFilter(
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
   seen: FieldsSeen,
 ): Promise<((record: unknown) => boolean) | undefined> {
-  const where = parseWhereFlags(opts.where, spec.shape, spec.name, seen);
+  const where = parseWhereFlags(opts.where, definition.shape, definition.name, seen);
   const matches = where
     ? await import("../../query/records.js").then(
         ({ matchesAll }) =>
@@ -197,23 +201,25 @@ function watchStreams(ctx: RunContext, opts: DataOptions): boolean {
  */
 export async function endpointFor(
   ctx: RunContext,
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<{ endpoint: Endpoint; fanOut: FanOutQuery | undefined }> {
   const generation = await ctx.settings.get("api-paths");
   const endpoint =
-    generation === "newer" && spec.newerPath ? { ...spec.endpoint, path: spec.newerPath } : spec.endpoint;
-  const given = spec.fanOut ? (opts as Record<string, unknown>)[spec.fanOut.param] : undefined;
-  const fanOut = fanOutQuery(spec, given as string[] | undefined, generation);
+    generation === "newer" && definition.newerPath
+      ? { ...definition.endpoint, path: definition.newerPath }
+      : definition.endpoint;
+  const given = definition.fanOut ? (opts as Record<string, unknown>)[definition.fanOut.param] : undefined;
+  const fanOut = fanOutQuery(definition, given as string[] | undefined, generation);
   return { endpoint, fanOut };
 }
 
 /** The filters sent with every request: chain, ecosystem and the endpoint's own parameters. */
-export function queryParams(spec: DataCommandDefinition, opts: DataOptions, tokens: Tokens): Query {
+export function queryParams(definition: DataCommandDefinition, opts: DataOptions, tokens: Tokens): Query {
   return [
     ["chain", tokens.chain],
     ["ecosystem", tokens.ecosystem],
-    ...Object.entries(spec.params ?? {}).map(
+    ...Object.entries(definition.params ?? {}).map(
       ([option, param]) =>
         [param, (opts as Record<string, unknown>)[option] as string | undefined] as [
           string,

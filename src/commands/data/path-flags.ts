@@ -14,7 +14,9 @@ import type { FieldsSeen } from "./fields-seen.js";
 export function nearPaths(path: string, known: Iterable<string>): string[] {
   const leaf = path.split(".").pop()!;
   const all = [...known];
-  const sameLeaf = all.filter((k) => k.endsWith(`.${leaf}`) || k === leaf).slice(0, 3);
+  const sameLeaf = all
+    .filter((candidate) => candidate.endsWith(`.${leaf}`) || candidate === leaf)
+    .slice(0, 3);
   // Else a typo: token_info.symbl → token_info.symbol.
   return sameLeaf.length ? sameLeaf : closest(path, all);
 }
@@ -154,8 +156,8 @@ export function parseWhereFlags(
     what,
     seen,
   );
-  texts.forEach((text, i) => {
-    const c = conditions[i]!;
+  texts.forEach((text, index) => {
+    const c = conditions[index]!;
     if (c.op === "~" || c.value === "null") return;
     const kind = valueKind(shape, c.path);
     if (kind === "number" && !c.number && !(c.value === "" && (c.op === "=" || c.op === "!=")))

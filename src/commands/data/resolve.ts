@@ -31,7 +31,7 @@ export async function applyTokenIndex(
   const { io } = ctx;
   if (resolve && selector?.kind !== "ticker") throw new UsageError("--resolve goes with --tickers");
   if (selector?.kind !== "ticker") return selector;
-  const indexChain = INDEX_CHAINS.find((c) => c === chain);
+  const indexChain = INDEX_CHAINS.find((known) => known === chain);
   const source = await indexSource(ctx);
   const loaded = indexChain ? loadIndex(indexChain, io.env, source === SANDBOX_SOURCE) : undefined;
   // A damaged index, or one another user could have written, is never used; said once, on stderr.

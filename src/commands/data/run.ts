@@ -64,24 +64,24 @@ export interface ParsedDataOptions {
 /** Checks what the flags say together, before any request; the result is all a run needs. */
 export async function parseDataOptions(
   ctx: RunContext,
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<ParsedDataOptions> {
-  const tokens = await parseTokens(ctx, spec, opts);
+  const tokens = await parseTokens(ctx, definition, opts);
   checkPaging(opts.page, tokens.selector);
   const format = await chooseFormat(ctx, opts);
   // Fields the records may carry beyond their shape are looked for in them (fields-seen.ts).
-  const seen = new FieldsSeen(spec.name, spec.otherRecords);
-  const { fields, chosen } = pickFields(spec, opts, seen);
+  const seen = new FieldsSeen(definition.name, definition.otherRecords);
+  const { fields, chosen } = pickFields(definition, opts, seen);
   const payment = await paymentOptions(ctx, opts);
-  const columns = tableColumns(spec, opts, chosen);
-  const sort = parseSortFlag(opts.sort, spec.shape, spec.name, seen);
+  const columns = tableColumns(definition, opts, chosen);
+  const sort = parseSortFlag(opts.sort, definition.shape, definition.name, seen);
   // --watch with another format is refused below; no warning first.
   if (opts.watch === undefined) warnTableOnly(ctx, format, opts);
-  const filter = await whereFilter(spec, opts, seen);
+  const filter = await whereFilter(definition, opts, seen);
   const watch = parseWatch(ctx, opts);
   const window = ctx.settings.concurrency * 2;
-  const { endpoint, fanOut } = await endpointFor(ctx, spec, opts);
+  const { endpoint, fanOut } = await endpointFor(ctx, definition, opts);
   return {
     format,
     fields,
@@ -94,10 +94,10 @@ export async function parseDataOptions(
     ...watch,
     query: {
       endpoint,
-      query: queryParams(spec, opts, tokens),
+      query: queryParams(definition, opts, tokens),
       selector: tokens.selector,
       fanOut,
-      rows: spec.rows,
+      rows: definition.rows,
       // The top n by a field is known only once every record is in: sorting reads all pages.
       limit: sort ? undefined : opts.limit,
       filter,
@@ -114,18 +114,18 @@ export async function parseDataOptions(
 /** flags → parsed options → requests (pager and chunker over the client) → records → a writer. */
 export async function runDataCommand(
   ctx: RunContext,
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   opts: DataOptions,
 ): Promise<void> {
   if (opts.fields === true) {
     // `--fields` alone: the paths it takes, one a line (like `gh ... --json` with no fields).
-    await ctx.io.out(pathListing(spec.shape));
+    await ctx.io.out(pathListing(definition.shape));
     return;
   }
-  const parsed = await parseDataOptions(ctx, spec, opts);
+  const parsed = await parseDataOptions(ctx, definition, opts);
   const { query, format, fields, payment } = parsed;
   const client = await ctx.client({
-    keyRequired: !spec.endpoint.keyOptional && !payment,
+    keyRequired: !definition.endpoint.keyOptional && !payment,
     payment,
     estimate: estimateRequests(query),
     // A watch shows what changed: its refreshes never come from the response cache.
@@ -139,16 +139,16 @@ export async function runDataCommand(
   }
   if (parsed.watchMs !== undefined) {
     const { runWatch } = await import("./watch.js");
-    return runWatch(ctx, client, parsed, spec.emptyMessage);
+    return runWatch(ctx, client, parsed, definition.emptyMessage);
   }
   const writer = createWriter(format, ctx.io, {
     fields,
     columns: parsed.columns,
-    emptyMessage: spec.emptyMessage,
+    emptyMessage: definition.emptyMessage,
     sort: parsed.sort,
     limit: parsed.sortLimit,
     crlf: opts.crlf,
-    emptyColumns: leafPaths(spec.shape),
+    emptyColumns: leafPaths(definition.shape),
   });
   // Progress on a terminal's stderr, unless ndjson is streaming to that same terminal.
   const progress = new ProgressLine(
@@ -162,11 +162,11 @@ export async function runDataCommand(
   const records = streamRecords(client, query, result);
   await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
     (error: unknown) => {
-      throw nameOtherGeneration(error, spec, query.endpoint.path);
+      throw nameOtherGeneration(error, definition, query.endpoint.path);
     },
   );
   for (const note of parsed.seen.notes()) ctx.io.warn(note);
-  tellWhatWasNotThere(ctx, spec, parsed, lastProgress(), result);
+  tellWhatWasNotThere(ctx, definition, parsed, lastProgress(), result);
 }
 
 /**
@@ -180,20 +180,20 @@ function followProgress(
 ): () => Progress | undefined {
   let costTold = false;
   let lastProgress: Progress | undefined;
-  parsed.query.onProgress = (p) => {
+  parsed.query.onProgress = (step) => {
     // A page whose records --where all dropped yields no batch: the deciding fields are checked
     // here too, after the first page, not after every page was read (and paid for).
     parsed.seen.checkDeciding();
-    if (!costTold && parsed.sort !== undefined && p.unit === "page" && p.total !== undefined) {
+    if (!costTold && parsed.sort !== undefined && step.unit === "page" && step.total !== undefined) {
       costTold = true;
-      const note = sortCost(parsed, p.total);
+      const note = sortCost(parsed, step.total);
       if (note) {
         progress.clear();
         ctx.io.info(note);
       }
     }
-    progress.update(p);
-    lastProgress = p;
+    progress.update(step);
+    lastProgress = step;
   };
   return () => lastProgress;
 }
@@ -217,7 +217,7 @@ function sortCost(parsed: ParsedDataOptions, total: number): string | undefined 
 /** After the records: a --page past the last page, and the items of the list no record answered. */
 function tellWhatWasNotThere(
   ctx: RunContext,
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   parsed: ParsedDataOptions,
   lastProgress: Progress | undefined,
   result: RecordStreamResult,
@@ -230,7 +230,7 @@ function tellWhatWasNotThere(
       `page ${query.page} is past the last page: the listing has ${total} page${total === 1 ? "" : "s"}`,
     );
   if (!query.selector) return;
-  const lines = unansweredLines(spec, query.selector, result);
+  const lines = unansweredLines(definition, query.selector, result);
   if (lines.length && parsed.strict) throw new CliError(`${lines.join("; ")} (--strict)`);
   for (const line of lines) ctx.io.warn(line);
 }
@@ -240,7 +240,7 @@ function tellWhatWasNotThere(
  * items some of its values did not ("TSLA on nado, lighter").
  */
 function unansweredLines(
-  spec: DataCommandDefinition,
+  definition: DataCommandDefinition,
   selector: Selector,
   result: RecordStreamResult,
 ): string[] {
@@ -252,8 +252,8 @@ function unansweredLines(
     );
   }
   const partly = (result.missingOn ?? []).map(({ item, values }) => `${item} on ${values.join(", ")}`);
-  if (partly.length && spec.fanOut)
-    lines.push(`no data on every ${spec.fanOut.noun} asked: ${firstOf(partly, "; ")}`);
+  if (partly.length && definition.fanOut)
+    lines.push(`no data on every ${definition.fanOut.noun} asked: ${firstOf(partly, "; ")}`);
   return lines;
 }
 
@@ -267,11 +267,11 @@ function firstOf(list: readonly string[], separator: string): string {
  * A 404 that says "no route" on one generation of an endpoint's paths names the other (the provider
  * has not said whether the older paths were retired): the path, and the setting that calls it.
  */
-function nameOtherGeneration(error: unknown, spec: DataCommandDefinition, path: string): unknown {
-  if (!(error instanceof ApiError) || error.status !== 404 || !spec.newerPath) return error;
+function nameOtherGeneration(error: unknown, definition: DataCommandDefinition, path: string): unknown {
+  if (!(error instanceof ApiError) || error.status !== 404 || !definition.newerPath) return error;
   if (!/no route/i.test(error.message)) return error;
   const [generation, other] =
-    path === spec.newerPath ? ["older", spec.endpoint.path] : ["newer", spec.newerPath];
+    path === definition.newerPath ? ["older", definition.endpoint.path] : ["newer", definition.newerPath];
   error.message += ` (the ${generation} path of this endpoint is ${other}: --api-paths ${generation})`;
   return error;
 }
@@ -287,16 +287,16 @@ function leafPaths(shape: Shape, prefix = ""): string[] {
 export const SORT_COST_PAGES = 5;
 
 /** How many requests a query will make, as far as can be known before the first answer. */
-export function estimateRequests(q: RecordQuery): RequestEstimate {
+export function estimateRequests(query: RecordQuery): RequestEstimate {
   // A list's requests: its chunks, each once per fan-out value.
-  const chunks = q.selector
-    ? Math.ceil(q.selector.items.length / (q.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
-      (q.fanOut?.values.length ?? 1)
+  const chunks = query.selector
+    ? Math.ceil(query.selector.items.length / (query.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
+      (query.fanOut?.values.length ?? 1)
     : 1;
-  if (q.page !== undefined) return { requests: chunks, exact: true };
-  if (q.limit !== undefined && !q.selector)
-    return { requests: Math.ceil(q.limit / q.endpoint.pageSize), exact: false };
+  if (query.page !== undefined) return { requests: chunks, exact: true };
+  if (query.limit !== undefined && !query.selector)
+    return { requests: Math.ceil(query.limit / query.endpoint.pageSize), exact: false };
   // An endpoint that does not page answers each chunk of the list in one request.
-  if (q.selector) return { requests: chunks, exact: q.endpoint.paged === false };
+  if (query.selector) return { requests: chunks, exact: query.endpoint.paged === false };
   return { requests: undefined, exact: false };
 }

@@ -90,12 +90,12 @@ export class FieldDiff {
 /** A short "what changed" line for a terminal: `AERO usd_price 1.2→1.3 · … (+N more)`. */
 export function describeChanges(changes: readonly FieldChange[], most = 4): string {
   if (changes.length === 0) return "";
-  const text = (v: unknown) => (typeof v === "string" ? v : stringifyJson(v));
-  const parts = changes.slice(0, most).map((c) => {
-    const who = c.symbol ?? c.id ?? "?";
-    if (c.field === null) return `${who} ${c.to === "present" ? "entered" : "left"}`;
-    const leaf = c.field.slice(c.field.lastIndexOf(".") + 1);
-    return `${who} ${leaf} ${text(c.from)}→${text(c.to)}`;
+  const text = (value: unknown) => (typeof value === "string" ? value : stringifyJson(value));
+  const parts = changes.slice(0, most).map((change) => {
+    const who = change.symbol ?? change.id ?? "?";
+    if (change.field === null) return `${who} ${change.to === "present" ? "entered" : "left"}`;
+    const leaf = change.field.slice(change.field.lastIndexOf(".") + 1);
+    return `${who} ${leaf} ${text(change.from)}→${text(change.to)}`;
   });
   const more = changes.length > most ? ` (+${changes.length - most} more)` : "";
   return `what changed: ${parts.join(" · ")}${more}`;

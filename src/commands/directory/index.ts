@@ -21,7 +21,7 @@ export const DIRECTORY_FLAGS = flagTable({
   },
 });
 
-const definition = () => import("./definition.js").then((m) => m.DIRECTORY);
+const definition = () => import("./definition.js").then(({ DIRECTORY }) => DIRECTORY);
 
 export default defineCommand({
   name: "directory",

@@ -99,7 +99,7 @@ export async function runSync(ctx: RunContext, opts: FlagValues<typeof DIRECTORY
 function refuseOthers(opts: FlagValues<typeof DIRECTORY_FLAGS>): void {
   for (const name of NOT_WITH_SYNC) {
     if (opts[name] !== undefined && opts[name] !== false) {
-      const flag = `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+      const flag = `--${name.replace(/[A-Z]/g, (capital) => `-${capital.toLowerCase()}`)}`;
       throw new UsageError(
         `--sync stores the whole directory in the token index; it cannot be combined with ${flag}`,
       );
@@ -117,9 +117,9 @@ async function readDirectory(
 ): Promise<{ tokens: IndexEntry[]; pages: number }> {
   const progress = new ProgressLine(ctx.io, ctx.io.stderrIsTTY);
   let pages = 0;
-  query.onProgress = (p) => {
-    pages = p.done;
-    progress.update(p);
+  query.onProgress = (step) => {
+    pages = step.done;
+    progress.update(step);
   };
   query.onRepeat = (note) => ctx.io.warn(note);
   const tokens: IndexEntry[] = [];
@@ -145,5 +145,5 @@ async function readDirectory(
 function sharedTickers(tokens: readonly IndexEntry[]): number {
   const count = new Map<string, number>();
   for (const [symbol] of tokens) count.set(symbol.toLowerCase(), (count.get(symbol.toLowerCase()) ?? 0) + 1);
-  return [...count.values()].filter((n) => n > 1).length;
+  return [...count.values()].filter((times) => times > 1).length;
 }

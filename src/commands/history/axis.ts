@@ -12,8 +12,8 @@ export type Label = (x: number) => string;
 /** A value too far apart from the others to draw between (1e308 and -1e308) is no figure: "?". */
 const finite =
   (label: Label): Label =>
-  (x) =>
-    Number.isFinite(x) ? label(x) : "?";
+  (value) =>
+    Number.isFinite(value) ? label(value) : "?";
 
 /**
  * The metric's field and its axis: `axis(values, step)` writes every label of a chart whose data
@@ -28,7 +28,7 @@ export function metricOf(metric: Metric | undefined) {
     axis: (values: readonly unknown[], step: number): Label => {
       if (name !== "price") return finite(compactAxis(values, "$", step));
       const places = Math.max(pricePlaces(values), placesToTell(step));
-      return finite((x) => `$${formatPriceAt(x, places)}`);
+      return finite((value) => `$${formatPriceAt(value, places)}`);
     },
   };
 }
@@ -36,8 +36,8 @@ export function metricOf(metric: Metric | undefined) {
 /** Percent change on the normalized chart: 2 places, or as many as rows `step` apart need. */
 export function percentAxis(step: number): Label {
   const places = Math.max(2, placesToTell(step));
-  return finite((x) => {
-    const fixed = x.toFixed(places);
-    return /[1-9]/.test(fixed) ? `${x < 0 ? "" : "+"}${fixed}%` : `${fixed.replace("-", "")}%`;
+  return finite((value) => {
+    const fixed = value.toFixed(places);
+    return /[1-9]/.test(fixed) ? `${value < 0 ? "" : "+"}${fixed}%` : `${fixed.replace("-", "")}%`;
   });
 }

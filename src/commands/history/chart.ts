@@ -40,13 +40,13 @@ export function resample(points: readonly Point[], width: number): Point[] {
 function bridged(points: readonly Point[]): number[] {
   const values = points.map((p) => p.value);
   const known = values.flatMap((v, i) => (v === undefined ? [] : [i]));
-  return values.map((v, i) => {
-    if (v !== undefined) return v;
-    const before = known.filter((k) => k < i).pop();
-    const after = known.find((k) => k > i);
+  return values.map((value, index) => {
+    if (value !== undefined) return value;
+    const before = known.filter((k) => k < index).pop();
+    const after = known.find((k) => k > index);
     if (before === undefined) return values[after!]!;
     if (after === undefined) return values[before]!;
-    const t = (i - before) / (after - before);
+    const t = (index - before) / (after - before);
     return values[before]! + t * (values[after]! - values[before]!);
   });
 }
@@ -117,8 +117,10 @@ export function plotLines(series: number[][], options: PlotOptions): string[] {
   if (marks?.length) {
     const all = series.flat();
     const [min, max] = [Math.min(...all), Math.max(...all)];
-    const layers = series.map((s, j) =>
-      plot(s, { height, offset, format, min, max, symbols: symbols(marks[j % marks.length]) }).split("\n"),
+    const layers = series.map((values, index) =>
+      plot(values, { height, offset, format, min, max, symbols: symbols(marks[index % marks.length]) }).split(
+        "\n",
+      ),
     );
     lines = layers[0]!.map((_, row) => overlay(layers.map((layer) => layer[row]!)));
   } else lines = plot(series, { height, offset, format, colors, symbols: symbols() }).split("\n");
@@ -130,8 +132,8 @@ export function plotLines(series: number[][], options: PlotOptions): string[] {
 function overlay(drawings: string[]): string {
   const out = [...drawings[0]!];
   for (const drawing of drawings.slice(1))
-    [...drawing].forEach((ch, i) => {
-      if (ch !== " ") out[i] = ch;
+    [...drawing].forEach((ch, column) => {
+      if (ch !== " ") out[column] = ch;
     });
   return out.join("");
 }
@@ -154,14 +156,14 @@ export function drawChart(points: readonly Point[], options: ChartOptions): stri
     height: Math.max(1, options.height - 1),
     offset: 2,
     // A flat series is one row, which asciichart labels with its row number: label it with the value.
-    format: (x: number) => padStartWidth(options.label(min === max ? min : x), labelWidth),
+    format: (value: number) => padStartWidth(options.label(min === max ? min : value), labelWidth),
   });
   // A missing day: the steps into and out of it are cleared.
   const cleared = new Set<number>();
-  sampled.forEach((p, i) => {
-    if (p.value !== undefined) return;
-    if (i > 0) cleared.add(start + i - 1);
-    cleared.add(start + i);
+  sampled.forEach((point, index) => {
+    if (point.value !== undefined) return;
+    if (index > 0) cleared.add(start + index - 1);
+    cleared.add(start + index);
   });
   const chart = lines.map((line) => [...line].map((ch, col) => (cleared.has(col) ? " " : ch)).join(""));
   const first = points[0]!.date;

@@ -16,8 +16,8 @@ export function isCalendarDay(value: unknown): value is string {
   return m !== null && isoDay(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) === value;
 }
 
-const plural = (n: number, one: string, many: string) =>
-  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString("en-US")} ${count === 1 ? one : many}`;
 
 export class SeriesDays {
   readonly byDate = new Map<string, Record<string, unknown>>();
@@ -46,7 +46,7 @@ export class SeriesDays {
 
   /** The days, oldest first. */
   sorted(): Array<Record<string, unknown>> {
-    return [...this.byDate.keys()].sort().map((d) => this.byDate.get(d)!);
+    return [...this.byDate.keys()].sort().map((date) => this.byDate.get(date)!);
   }
 
   /** What was left out, one warning each, naming the token as the user did. */
@@ -56,6 +56,6 @@ export class SeriesDays {
         `history: ${named}: ${plural(this.notDays, "day", "days")} with a date that is not a calendar day (YYYY-MM-DD) left out`,
       this.twice > 0 &&
         `history: ${named}: ${plural(this.twice, "day was", "days were")} sent twice; the first kept`,
-    ].filter((w): w is string => typeof w === "string");
+    ].filter((warning): warning is string => typeof warning === "string");
   }
 }

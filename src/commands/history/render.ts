@@ -23,9 +23,9 @@ export interface RenderOptions {
  * Infinity), and its dates made inert for the terminal like every server string printed.
  */
 function pointsOf(series: HistorySeries, field: string): Point[] {
-  return series.days.map((d) => ({
-    date: sanitizeInline(String(d.date_time)),
-    value: toDecimalNumber(d[field]),
+  return series.days.map((day) => ({
+    date: sanitizeInline(String(day.date_time)),
+    value: toDecimalNumber(day[field]),
   }));
 }
 
@@ -36,8 +36,8 @@ function summary(series: HistorySeries, points: Point[], label: Label, metric: s
   if (known.length === 0) return `${name}: no ${metric} values in this period`;
   const first = known[0]!;
   const last = known[known.length - 1]!;
-  const high = known.reduce((a, b) => (b.value! > a.value! ? b : a));
-  const low = known.reduce((a, b) => (b.value! < a.value! ? b : a));
+  const high = known.reduce((highest, point) => (point.value! > highest.value! ? point : highest));
+  const low = known.reduce((lowest, point) => (point.value! < lowest.value! ? point : lowest));
   const ratio = first.value ? ((last.value! - first.value) / first.value) * 100 : Number.NaN;
   const change = Number.isFinite(ratio) ? formatPercent(ratio.toFixed(2)) : "-";
   const missing = points.length - known.length;
@@ -98,18 +98,20 @@ function normalized(
   color: boolean,
 ): string[] {
   const dates = [
-    ...new Set(all.flatMap((s) => s.days.map((d) => sanitizeInline(String(d.date_time))))),
+    ...new Set(all.flatMap((history) => history.days.map((day) => sanitizeInline(String(day.date_time))))),
   ].sort();
-  const lines = all.map((s) => {
-    const byDate = new Map(pointsOf(s, field).map((p) => [p.date, p.value]));
-    const base = dates.map((d) => byDate.get(d)).find((v) => v !== undefined && v !== 0);
+  const lines = all.map((history) => {
+    const byDate = new Map(pointsOf(history, field).map((point) => [point.date, point.value]));
+    const base = dates.map((date) => byDate.get(date)).find((value) => value !== undefined && value !== 0);
     return dates.map((date) => {
-      const v = byDate.get(date);
-      const change = v === undefined || base === undefined ? undefined : ((v - base) / base) * 100;
+      const figure = byDate.get(date);
+      const change = figure === undefined || base === undefined ? undefined : ((figure - base) / base) * 100;
       return { date, value: change !== undefined && Number.isFinite(change) ? change : undefined };
     });
   });
-  const known = lines.flatMap((l) => l.filter((p) => p.value !== undefined).map((p) => p.value!));
+  const known = lines.flatMap((line) =>
+    line.filter((point) => point.value !== undefined).map((point) => point.value!),
+  );
   if (known.length === 0) return ["(no values to draw)"];
   const [low, high] = [Math.min(...known), Math.max(...known)];
   if (!Number.isFinite(high - low)) return ["(the values are too far apart to draw)"];
@@ -117,21 +119,21 @@ function normalized(
   const labelWidth = widestLabel(low, high, percentLabel);
   const plotWidth = Math.max(2, width - labelWidth - 1);
   // A day a token lacks is bridged here (lines of several colours cannot be cleared column by column).
-  const series = lines.map((l) => {
-    const sampled = resample(l, plotWidth);
-    let last = sampled.find((p) => p.value !== undefined)?.value ?? 0;
-    return sampled.map((p) => {
-      if (p.value !== undefined) last = p.value;
+  const series = lines.map((line) => {
+    const sampled = resample(line, plotWidth);
+    let last = sampled.find((point) => point.value !== undefined)?.value ?? 0;
+    return sampled.map((point) => {
+      if (point.value !== undefined) last = point.value;
       return last;
     });
   });
   const chart = plotLines(series, {
     height: Math.max(1, height - 1),
     offset: 2,
-    format: (x: number) => padStartWidth(percentLabel(low === high ? low : x), labelWidth),
+    format: (value: number) => padStartWidth(percentLabel(low === high ? low : value), labelWidth),
     ...(color ? { colors: COLORS } : { marks: MARKS }),
   });
-  const names = all.map((s) => sanitizeInline(s.token_symbol ?? s.named));
+  const names = all.map((history) => sanitizeInline(history.token_symbol ?? history.named));
   const legend = color
     ? names.map((n, i) => colored(`━ ${n}`, COLORS[i % COLORS.length])).join("  ")
     : names.map((n, i) => `${MARKS[i % MARKS.length]} ${n}`).join("  ");

@@ -63,7 +63,7 @@ async function selection(ctx: RunContext, opts: HistoryOptions): Promise<Selecti
   return { param, items: await expandList(ctx, flag, items!, param === SELECTORS.ticker) };
 }
 
-const text = (v: unknown) => (typeof v === "string" && v !== "" ? v : null);
+const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
 
 function historyQuery(
   chain: string,
@@ -270,20 +270,22 @@ async function fetchAll(ctx: RunContext, client: ApiClient, walk: Walk): Promise
   const settled = await Promise.allSettled(
     items.map((item) => fetchSeries(ctx, client, chain, param, item, range, maxPages, notFound)),
   );
-  const failures = settled.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
-  const found = settled.map((r) => (r.status === "fulfilled" ? r.value : undefined));
-  const stopped = found.flatMap((s) => (s?.error ? [s.error] : []));
-  const fatal = failures.find((e) => !(e instanceof CliError));
+  const failures = settled.flatMap((outcome) =>
+    outcome.status === "rejected" ? [outcome.reason as unknown] : [],
+  );
+  const found = settled.map((outcome) => (outcome.status === "fulfilled" ? outcome.value : undefined));
+  const stopped = found.flatMap((history) => (history?.error ? [history.error] : []));
+  const fatal = failures.find((failure) => !(failure instanceof CliError));
   if (fatal) throw fatal;
   const failed = [...failures, ...stopped] as CliError[];
   const missing = items.filter((_, i) => settled[i]!.status === "fulfilled" && found[i] === undefined);
-  const series = found.filter((s): s is HistorySeries => s !== undefined);
+  const series = found.filter((history): history is HistorySeries => history !== undefined);
   if (failed.length && series.length === 0) throw failed[0];
   // Each named, with what the server said when it said something (a 404's message).
   const named = missing.map((item) => (notFound.has(item) ? `${item} (${notFound.get(item)})` : item));
   if (missing.length) ctx.io.warn(`no history on ${chain} for ${named.join(", ")}`);
-  for (const s of series.filter((s) => s.other !== undefined))
-    ctx.io.warn(`history: asked for ${s.named}, the server answered for ${s.other}`);
+  for (const history of series.filter((history) => history.other !== undefined))
+    ctx.io.warn(`history: asked for ${history.named}, the server answered for ${history.other}`);
   return { series, missing, failed };
 }
 
@@ -300,13 +302,18 @@ async function writeHistory(
       renderCharts(series, { ...opts, columns: ctx.io.columns, rows: ctx.io.rows, color: ctx.io.color }),
     );
   } else if (format === "json") {
-    const shown = series.map(({ named: _, error: __, other: ___, ...s }) => s);
+    const shown = series.map(({ named: _, error: __, other: ___, ...history }) => history);
     await ctx.io.outJson(`${stringifyJson(shown, 2)}\n`);
   } else {
-    const rows = series.flatMap((s) =>
-      s.days.map((d) => ({ token_id: s.token_id, token_symbol: s.token_symbol, ...pick(d) })),
+    const rows = series.flatMap((history) =>
+      history.days.map((day) => ({
+        token_id: history.token_id,
+        token_symbol: history.token_symbol,
+        ...pick(day),
+      })),
     );
-    if (format === "ndjson") await ctx.io.outJson(rows.map((r) => `${stringifyJson(r)}\n`).join(""), true);
+    if (format === "ndjson")
+      await ctx.io.outJson(rows.map((row) => `${stringifyJson(row)}\n`).join(""), true);
     else if (format === "csv")
       await ctx.io.outServerText(
         toCsv(rows, ["token_id", "token_symbol", ...DAY_FIELDS], opts.crlf ? "\r\n" : "\n"),
@@ -327,23 +334,23 @@ function finish(
   strict: boolean,
 ): void {
   if (failed.length) {
-    for (const s of series.filter((s) => s.error))
+    for (const history of series.filter((history) => history.error))
       ctx.io.warn(
-        `history: ${s.named} is printed from ${String(s.days[0]?.date_time ?? "?")} on; the days before it were not read`,
+        `history: ${history.named} is printed from ${String(history.days[0]?.date_time ?? "?")} on; the days before it were not read`,
       );
     throw failed[0];
   }
-  const others = series.filter((s) => s.other !== undefined);
+  const others = series.filter((history) => history.other !== undefined);
   if (missing.length && strict)
     throw new CliError(`no history for ${missing.length} of ${items.length} tokens: ${missing.join(", ")}`);
   if (others.length && strict)
     throw new CliError(
-      `the server answered for another token than asked for ${others.length} of ${items.length}: ${others.map((s) => s.named).join(", ")}`,
+      `the server answered for another token than asked for ${others.length} of ${items.length}: ${others.map((history) => history.named).join(", ")}`,
     );
 }
 
 function pick(day: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(DAY_FIELDS.map((f) => [f, day[f] ?? null]));
+  return Object.fromEntries(DAY_FIELDS.map((field) => [field, day[field] ?? null]));
 }
 
 const DAY_COLUMNS = [

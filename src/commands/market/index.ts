@@ -23,7 +23,7 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.MARKET);
+const definition = () => import("./definition.js").then(({ MARKET }) => MARKET);
 
 export default defineCommand({
   name: "market",

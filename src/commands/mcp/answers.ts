@@ -18,7 +18,9 @@ function redactDeep(io: IO, value: unknown): unknown {
   if (typeof value === "string") return io.redact(value);
   if (Array.isArray(value)) return value.map((v) => redactDeep(io, v));
   if (value !== null && typeof value === "object" && !Object.hasOwn(value, "rawJSON"))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [io.redact(k), redactDeep(io, v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [io.redact(key), redactDeep(io, item)]),
+    );
   return value;
 }
 
@@ -130,7 +132,7 @@ function keepable(found: Found, over: number): number {
 }
 
 export function failure(io: IO, message: string, notes: string[] = []): CallToolResult {
-  const lines = [message, ...notes.filter((n) => !message.includes(n))].map((l) => io.redact(l));
+  const lines = [message, ...notes.filter((n) => !message.includes(n))].map((line) => io.redact(line));
   return { content: [{ type: "text", text: lines.join("\n") }], isError: true };
 }
 

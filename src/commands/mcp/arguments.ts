@@ -56,23 +56,23 @@ function refusal(name: string, spec: Property, value: unknown): string | undefin
 
 /** The nearest name to a mistyped one, when one is near (two edits at most). */
 function nearest(word: string, names: string[]): string | undefined {
-  const distance = (a: string, b: string) => {
-    const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
+  const distance = (from: string, to: string) => {
+    const row = Array.from({ length: to.length + 1 }, (_, column) => column);
+    for (let i = 1; i <= from.length; i++) {
       let diagonal = row[0]!;
       row[0] = i;
-      for (let j = 1; j <= b.length; j++) {
+      for (let j = 1; j <= to.length; j++) {
         const above = row[j]!;
-        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (from[i - 1] === to[j - 1] ? 0 : 1));
         diagonal = above;
       }
     }
-    return row[b.length]!;
+    return row[to.length]!;
   };
   return names
-    .map((name) => ({ name, d: distance(word.toLowerCase(), name.toLowerCase()) }))
-    .filter((c) => c.d <= 2)
-    .sort((a, b) => a.d - b.d)[0]?.name;
+    .map((name) => ({ name, edits: distance(word.toLowerCase(), name.toLowerCase()) }))
+    .filter((candidate) => candidate.edits <= 2)
+    .sort((a, b) => a.edits - b.edits)[0]?.name;
 }
 
 /** The first thing the schema refuses of the arguments, in words; undefined when they pass. */
@@ -93,7 +93,7 @@ export function checkArguments(schema: JsonSchema, input: unknown): string | und
       return `${key} is required${choices ? ` (${choices.join(" or ")})` : ""}`;
     }
   const anyOf = (schema.anyOf ?? []) as Array<{ required: string[] }>;
-  if (anyOf.length && !anyOf.some((one) => one.required.every((k) => args[k] !== undefined)))
+  if (anyOf.length && !anyOf.some((one) => one.required.every((name) => args[name] !== undefined)))
     return `name the tokens with ${anyOf.map((one) => one.required.join(" and ")).join(" or ")}`;
   for (const [key, value] of Object.entries(args)) {
     const why = refusal(key, properties[key]!, value);

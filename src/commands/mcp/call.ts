@@ -9,10 +9,9 @@ import { parseJson } from "../../json/exact.js";
 import type { Holder } from "../../payment/holders.js";
 import { answer, askAnswer, costOf, failure, isHardFailure, sanitizeMessage } from "./answers.js";
 import type { LoadedTool } from "./catalog.js";
-import { dataAnswer } from "./data-call.js";
+import { type DataWalks, dataAnswer } from "./data-call.js";
 import { forAgent } from "./results.js";
 import { rawOptions } from "./tools.js";
-import type { Walks } from "./walks.js";
 
 // One tool call: its command run in-process with its output captured, the same checks, caps, cache
 // and exact numbers as the command line, and what it says told in an agent's words.
@@ -29,7 +28,7 @@ export interface ToolCall {
   ctx: Context;
   paying: Context;
   payment: PaymentRaw;
-  walks: Walks;
+  walks: DataWalks;
   /** Why the client is gone, once it is (its connection closed). */
   ended: () => string | undefined;
   /** Whom the call pays for (mcp --http: the token's name and caps), on top of the server's caps. */
@@ -161,7 +160,7 @@ function progressOf(call: ToolCall): ((done: number, total: number | undefined) 
  */
 export function agentWords(text: string, flags: FlagTable, args: ReadonlySet<string>): string {
   return text.replace(/--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)\b/g, (whole, long: string) => {
-    const key = long.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const key = long.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
     const flag = Object.hasOwn(flags, key) ? flags[key] : undefined;
     return args.has(key) && flag?.flags.includes(`--${long}`) ? key : whole;
   });

@@ -75,6 +75,6 @@ export class Calls {
     this.ended ??= why;
     for (const call of this.live) call.abort(new Error(why));
     const until = Date.now() + END_GRACE_MS;
-    while (this.live.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    while (this.live.size > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

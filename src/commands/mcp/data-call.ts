@@ -29,7 +29,7 @@ export interface DataCall {
   args: Record<string, unknown>;
   run: RunContext;
   signal: AbortSignal;
-  walks: Walks;
+  walks: DataWalks;
   /** Whose walks these are (mcp --http: a token's name): a cursor continues only its holder's. */
   scope?: string | undefined;
   /** The call's progress, one notification a unit read, when the client asked for it. */
@@ -47,8 +47,8 @@ export function bindingOf(tool: string, args: Record<string, unknown>, scope?: s
   return createHash("sha256").update(stable).digest("base64url").slice(0, 22);
 }
 
-/** What a walk keeps beside its stream: the checks of its first call, its list, its matches. */
-interface WalkParts {
+/** What a data walk holds beside its stream: the checks of its first call, its list, its matches. */
+export interface WalkParts {
   /** Refuses a where or sort field no record read so far has (the first call's options). */
   decide: () => void;
   /** The list the walk reads (tickers, addresses or ids), and the argument that named it. */
@@ -59,7 +59,9 @@ interface WalkParts {
   delivery: Delivery;
 }
 
-const parts = new WeakMap<Walk, WalkParts>();
+/** The walks of a server's data tools, and one of them. */
+export type DataWalks = Walks<WalkParts>;
+type DataWalk = Walk<WalkParts>;
 
 export async function dataAnswer(
   call: DataCall,
@@ -99,15 +101,15 @@ export async function dataAnswer(
     notes.push(await planPayment(client, run.payment!, firstRequest(parsed.query)));
     return { records: [], count: 0, more: false };
   }
-  const walk = call.walks.start(binding, (done) => openStream(walk, client, parsed, done));
   const { selector, filter, rows } = parsed.query;
-  parts.set(walk, {
+  const parts: WalkParts = {
     decide: () => parsed.seen.checkDeciding(),
     items: selector?.items,
     listName: selector ? LIST_NAMES[selector.kind] : "",
     result: { missing: [] },
     delivery: new Delivery({ filter, rows }),
-  });
+  };
+  const walk = call.walks.start(binding, parts, (done) => openStream(walk, client, parsed, done));
   try {
     return await readAndAnswer(call, walk, parsed, limit, notes);
   } catch (error) {
@@ -119,16 +121,15 @@ export async function dataAnswer(
 
 /** The walk's stream from where it stands: page mode from the next page, a list from its next chunk. */
 function openStream(
-  walk: Walk,
+  walk: DataWalk,
   client: Requester,
   parsed: ParsedDataOptions,
   unitsDone: number,
 ): AsyncGenerator<unknown[]> {
   const { query, payment, sort } = parsed;
-  const own = parts.get(walk)!;
   const selector = query.selector;
   const base = selector ? unitsDone : 0;
-  const q: RecordQuery = {
+  const streamQuery: RecordQuery = {
     ...query,
     limit: undefined,
     // One request at a time, but for a sorted walk with a key (it reads every page anyway).
@@ -137,18 +138,18 @@ function openStream(
     prefetch: false,
     signal: walk.life.signal,
     ...(selector ? { firstUnit: unitsDone } : unitsDone > 0 ? { firstPage: unitsDone + 1 } : {}),
-    onProgress: (p) => {
+    onProgress: (step) => {
       walk.unitRead({
-        done: p.done + base,
-        total: p.total === undefined ? undefined : p.total + base,
-        last: p.last,
+        done: step.done + base,
+        total: step.total === undefined ? undefined : step.total + base,
+        last: step.last,
       });
       // A where or sort field no record of the page has is refused before the next request, even
       // when the filter dropped every record of it (no batch comes then).
-      own.decide();
+      walk.parts.decide();
     },
   };
-  return streamRecords(walk.requester(client), q, own.result, own.delivery);
+  return streamRecords(walk.requester(client), streamQuery, walk.parts.result, walk.parts.delivery);
 }
 
 /** The argument that names a list, by the kind of its items. */
@@ -156,20 +157,19 @@ const LIST_NAMES = { ticker: "tickers", address: "addresses", id: "ids" } as con
 
 async function readAndAnswer(
   call: DataCall,
-  walk: Walk,
+  walk: DataWalk,
   parsed: ParsedDataOptions,
   limit: number,
   notes: string[],
 ): Promise<Record<string, unknown>> {
-  const own = parts.get(walk)!;
   let units = 0;
   walk.onUnit = (unit) => call.progress?.(++units, unit.total);
   // The call holds the walk, and may start no request until its reading says how many.
   walk.attend(call.signal, 0);
   try {
     const records = parsed.sort
-      ? await readSorted(call, walk, parsed, limit, own)
-      : await readUnsorted(call, walk, limit, own, notes);
+      ? await readSorted(call, walk, parsed, limit)
+      : await readUnsorted(call, walk, limit, notes);
     return answerOf(call, walk, records, parsed, notes, false);
   } finally {
     walk.onUnit = undefined;
@@ -180,9 +180,8 @@ async function readAndAnswer(
 /** Reads until `limit` records are in, the listing ends, or the call's requests are spent. */
 async function readUnsorted(
   call: DataCall,
-  walk: Walk,
+  walk: DataWalk,
   limit: number,
-  own: WalkParts,
   notes: string[],
 ): Promise<unknown[]> {
   walk.grant(MAX_TOOL_REQUESTS);
@@ -194,11 +193,11 @@ async function readUnsorted(
       // What was read (and maybe paid for) is kept: the answer says what failed and where to go on.
       if (!resumable(error) || (walk.given === 0 && walk.buffer.length === 0)) throw error;
       notes.push(
-        `${unitName(own)} ${walk.unitsDone + 1} failed: ${(error as Error).message}; next_cursor tries it again`,
+        `${unitName(walk.parts)} ${walk.unitsDone + 1} failed: ${(error as Error).message}; next_cursor tries it again`,
       );
       break;
     }
-    own.decide();
+    walk.parts.decide();
     if (pulled === "ended") break;
     if (pulled === "parked") {
       notes.push(`stopped after ${MAX_TOOL_REQUESTS} requests, the most one call makes: next_cursor goes on`);
@@ -215,10 +214,9 @@ async function readUnsorted(
  */
 async function readSorted(
   call: DataCall,
-  walk: Walk,
+  walk: DataWalk,
   parsed: ParsedDataOptions,
   limit: number,
-  own: WalkParts,
 ): Promise<unknown[]> {
   if (walk.ended) return walk.take(limit);
   walk.grant(1);
@@ -231,12 +229,12 @@ async function readSorted(
         );
       throw error;
     });
-    own.decide();
+    walk.parts.decide();
     if (pulled === "ended") break;
     if (first && (pulled === "parked" || walk.unitsDone >= 1)) {
       first = false;
       const total = walk.total;
-      if (total !== undefined && total > MAX_TOOL_REQUESTS && !own.items)
+      if (total !== undefined && total > MAX_TOOL_REQUESTS && !walk.parts.items)
         throw new UsageError(
           `sort reads every page, and this listing has ${total}, more than the ${MAX_TOOL_REQUESTS} one call reads: narrow it (ecosystem, tickers, where) or leave out sort`,
         );
@@ -267,21 +265,21 @@ function resumable(error: unknown): boolean {
   );
 }
 
-const unitName = (own: WalkParts) => (own.items ? "request" : "page");
+const unitName = (parts: WalkParts) => (parts.items ? "request" : "page");
 
 /** The answer: the records with the fields asked for, bounded, and the cursor when more exist. */
 function answerOf(
   call: DataCall,
-  walk: Walk,
+  walk: DataWalk,
   taken: unknown[],
   parsed: ParsedDataOptions,
   notes: string[],
   replayed: boolean,
 ): Record<string, unknown> {
-  const own = parts.get(walk)!;
+  const { items, listName, result } = walk.parts;
   const shown = parsed.fields ?? compactFields(call.tool, call.definition, taken);
   for (const record of taken) parsed.seen.see(record);
-  const picked = taken.map((r) => forAgent(pickPaths(r, shown)));
+  const picked = taken.map((record) => forAgent(pickPaths(record, shown)));
   // Records past the answer's byte budget go back to the walk: the cursor hands them out next.
   const { records, cut } = fitRecords(picked);
   if (!replayed) walk.giveBack(taken.slice(records.length));
@@ -289,8 +287,8 @@ function answerOf(
   notes.push(...parsed.seen.notes());
   const more = walk.more;
   const { missing, missingOn } =
-    !more && own.items
-      ? unanswered(parsed.query, own.items, own.result.matched ?? new Set())
+    !more && items
+      ? unanswered(parsed.query, items, result.matched ?? new Set())
       : { missing: [], missingOn: [] };
   const absent = [
     ...missing,
@@ -298,13 +296,13 @@ function answerOf(
   ];
   if (absent.length && parsed.strict)
     throw new CliError(
-      `no data for ${absent.length} of ${own.items!.length} ${own.listName}: ${absent.slice(0, 20).join(", ")}${absent.length > 20 ? ", …" : ""} (strict)`,
+      `no data for ${absent.length} of ${items!.length} ${listName}: ${absent.slice(0, 20).join(", ")}${absent.length > 20 ? ", …" : ""} (strict)`,
     );
-  if (more && walk.buffer.length === 0 && walk.total === undefined && !walk.failed && !own.items)
+  if (more && walk.buffer.length === 0 && walk.total === undefined && !walk.failed && !items)
     notes.push(
       "more is a guess: the service gives no page count here and the last page read was full, so the next page may be empty (one request, paid when the server pays)",
     );
-  const held = shown.filter((path) => taken.some((r) => getPath(r, path) !== undefined));
+  const held = shown.filter((path) => taken.some((record) => getPath(record, path) !== undefined));
   const kept = more && call.walks.keep(walk);
   if (!more) call.walks.drop(walk);
   else if (!kept)

@@ -86,7 +86,7 @@ stops it: no new request is taken, the calls running get --stop-grace (10 s) to 
     const { printConfig, ...rest } = opts;
     const overHttp = httpOptions(rest, printConfig);
     const paymentFlags: RawPaymentOptions = Object.fromEntries(
-      Object.keys(PAYMENT_FLAGS).map((k) => [k, rest[k as keyof typeof rest]]),
+      Object.keys(PAYMENT_FLAGS).map((name) => [name, rest[name as keyof typeof rest]]),
     );
     const payment = await paymentOptions(ctx, paymentFlags, { checkOnly: Boolean(printConfig) });
     if (!(ctx instanceof Context)) throw new Error("tokenintel mcp runs with the program's own context");
@@ -99,7 +99,7 @@ stops it: no new request is taken, the calls running get --stop-grace (10 s) to 
       ctx.io.warn(
         "mcp --pay without a daily cap: set one with --daily-cap, TOKENINTEL_DAILY_CAP in the client's entry, or 'tokenintel config set daily-cap <amount>'",
       );
-    const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, v]) => v !== undefined));
+    const raw = Object.fromEntries(Object.entries(paymentFlags).filter(([, value]) => value !== undefined));
     // A 2025-era client's initialize and tools/list are answered while the SDK is not yet loaded
     // (early.ts); TOKENINTEL_MCP_EARLY=0 leaves them to the SDK, for the tests that compare the two.
     const pays = Object.keys(raw).length > 0;
@@ -115,7 +115,9 @@ stops it: no new request is taken, the calls running get --stop-grace (10 s) to 
     const early =
       ctx.io.env.TOKENINTEL_MCP_EARLY === "0"
         ? undefined
-        : await import("./early.js").then((m) => m.answerEarly(ctx.io.stdin, ctx.io.stdout, catalogue, pays));
+        : await import("./early.js").then(({ answerEarly }) =>
+            answerEarly(ctx.io.stdin, ctx.io.stdout, catalogue, pays),
+          );
     const { serveMcp } = await import("./server.js");
     await serveMcp({ ctx, payment: raw, catalogue, early });
   },

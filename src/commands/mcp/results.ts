@@ -30,9 +30,9 @@ export function forAgent(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(forAgent);
   if (value !== null && typeof value === "object")
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [
-        sanitizeInline(k).replace(INVISIBLE, "").slice(0, MAX_TEXT),
-        forAgent(v),
+      Object.entries(value).map(([key, item]) => [
+        sanitizeInline(key).replace(INVISIBLE, "").slice(0, MAX_TEXT),
+        forAgent(item),
       ]),
     );
   return value;
@@ -65,7 +65,7 @@ export function compactFields(
 ): string[] {
   if (tool.compact?.length) return [...tool.compact];
   const layout = definition.table.views[definition.table.defaultView]!;
-  const columns = chooseColumns(layout.columns, records).filter((c) => !c.compute);
+  const columns = chooseColumns(layout.columns, records).filter((column) => !column.compute);
   // Each part of the identity once: the first of its paths the records carry.
   const present = (paths: readonly string[]) =>
     paths.find((p) => records.some((r) => getPath(r, p) !== undefined));

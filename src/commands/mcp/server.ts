@@ -61,7 +61,7 @@ export async function serveMcp({ ctx, payment, catalogue, early }: McpServerOpti
   // while stdout is still there to take them, then the connection closes.
   wire.onInputEnd = () =>
     void (async () => {
-      const calls = () => [...wire.unanswered.values()].filter((m) => m === "tools/call").length;
+      const calls = () => [...wire.unanswered.values()].filter((method) => method === "tools/call").length;
       await until(() => wire.unanswered.size === calls() && tools.calls.size >= calls());
       await tools.end(ENDED);
       await until(() => wire.unanswered.size === 0);

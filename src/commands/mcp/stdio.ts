@@ -137,7 +137,7 @@ export class LineTransport implements Transport {
   private reply(id: string | number | null, code: number, message: string): void {
     // JSON-RPC answers an unreadable request with id null; the SDK's types want one it could send.
     const error = { jsonrpc: "2.0", id, error: { code, message } } as unknown as JSONRPCMessage;
-    this.send(error).catch((e: Error) => this.onerror?.(e));
+    this.send(error).catch((failure: Error) => this.onerror?.(failure));
   }
 
   private readonly onEnd = () => {

@@ -104,12 +104,12 @@ export function inputSchema(tool: ToolSpec, flags: FlagTable, walks: boolean): J
     properties.limit = { type: "integer", minimum: 1, maximum: MAX_TOOL_LIMIT };
     properties.cursor = { type: "string" };
   }
-  const lists = TOKEN_LISTS.filter((k) => k in properties);
+  const lists = TOKEN_LISTS.filter((list) => list in properties);
   return {
     type: "object",
     properties,
     ...(tool.required?.length ? { required: [...tool.required] } : {}),
-    ...(tool.needsTokens && lists.length ? { anyOf: lists.map((k) => ({ required: [k] })) } : {}),
+    ...(tool.needsTokens && lists.length ? { anyOf: lists.map((list) => ({ required: [list] })) } : {}),
     additionalProperties: false,
   };
 }

@@ -14,6 +14,7 @@ import { argumentValidator } from "./arguments.js";
 import { callTool, type PaymentRaw } from "./call.js";
 import { Calls } from "./calls.js";
 import { instructions, type LoadedTool, listedTool, SERVER_INFO } from "./catalog.js";
+import type { DataWalks } from "./data-call.js";
 import { Walks } from "./walks.js";
 
 // The tools as one server's worth of parts: the catalogue (catalog.ts), with the calls, the walks
@@ -67,7 +68,7 @@ type ToolConfig = ReturnType<typeof toolConfig>;
 
 export class ToolSet {
   readonly calls = new Calls();
-  readonly walks = new Walks();
+  readonly walks: DataWalks = new Walks();
   /** The context that pays: one payment session for the server's life, so --max-spend holds across calls. */
   private readonly paying: Context;
 

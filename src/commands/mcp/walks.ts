@@ -50,8 +50,10 @@ export type Pulled = "batch" | "ended" | "parked";
  * request the stream makes passes the walk's requester, where the call waiting on the walk lets it
  * through: at most its allowance of requests, each paid for only while that call is not cancelled.
  * A request the call may not start waits there (the stream parks) for the next continuation.
+ * `Parts`: what the walk's first call keeps with it for the continuations (data-call.ts's checks,
+ * list and matches), given when the walk starts.
  */
-export class Walk {
+export class Walk<Parts = unknown> {
   readonly id = randomBytes(16).toString("base64url");
   /** The walk's own life: its requests end with it (expiry, the server's end), not with a call. */
   readonly life = new AbortController();
@@ -82,6 +84,7 @@ export class Walk {
 
   constructor(
     readonly binding: string,
+    readonly parts: Parts,
     private readonly open: OpenStream,
   ) {}
 
@@ -179,9 +182,9 @@ export class Walk {
     return this.ended ? "ended" : "batch";
   }
 
-  /** Takes up to `n` records off the front of the buffer. */
-  take(n: number): unknown[] {
-    const records = this.buffer.splice(0, n);
+  /** Takes up to `count` records off the front of the buffer. */
+  take(count: number): unknown[] {
+    const records = this.buffer.splice(0, count);
     this.bytes = this.buffer.length ? Math.max(0, this.bytes - sizeOf(records)) : 0;
     this.previous = { from: this.given, records };
     this.given += records.length;
@@ -248,18 +251,18 @@ function sizeOf(records: unknown[]): number {
 }
 
 /** The walks of one server, and the key its cursors are signed with. */
-export class Walks {
+export class Walks<Parts = unknown> {
   private readonly key = randomBytes(32);
-  private readonly walks = new Map<string, Walk>();
+  private readonly walks = new Map<string, Walk<Parts>>();
 
   constructor(
     private readonly limits = { idleMs: WALK_IDLE_MS, maxWalks: MAX_WALKS, maxBytes: MAX_WALK_BYTES },
   ) {}
 
-  /** A new walk for these arguments (`binding`), its stream opened on first pull. */
-  start(binding: string, open: OpenStream): Walk {
+  /** A new walk for these arguments (`binding`), holding `parts`, its stream opened on first pull. */
+  start(binding: string, parts: Parts, open: OpenStream): Walk<Parts> {
     this.sweep();
-    const walk = new Walk(binding, open);
+    const walk = new Walk(binding, parts, open);
     this.walks.set(walk.id, walk);
     return walk;
   }
@@ -269,7 +272,7 @@ export class Walks {
    * before any request: a cursor this server did not make, made for other arguments, of a walk no
    * longer kept, or one already continued past.
    */
-  resume(cursor: string, binding: string): { walk: Walk; replay: boolean } {
+  resume(cursor: string, binding: string): { walk: Walk<Parts>; replay: boolean } {
     this.sweep();
     const m = CURSOR.exec(cursor);
     if (!m || !ID.test(m[1]!)) throw notOurs();
@@ -298,13 +301,13 @@ export class Walks {
   }
 
   /** The cursor that continues `walk` from where it stands now. */
-  cursorOf(walk: Walk): string {
+  cursorOf(walk: Walk<Parts>): string {
     const position = walk.given;
     return `${walk.id}.${position}.${this.mac(walk.id, position, walk.binding)}`;
   }
 
   /** Keeps the walk for a continuation, within the budget; false when it cannot be kept. */
-  keep(walk: Walk): boolean {
+  keep(walk: Walk<Parts>): boolean {
     walk.touched = Date.now();
     walk.busy = false;
     if (walk.bytes > this.limits.maxBytes) {
@@ -316,7 +319,7 @@ export class Walks {
   }
 
   /** The walk will not be continued (its listing ended, or its call failed before any answer). */
-  drop(walk: Walk): void {
+  drop(walk: Walk<Parts>): void {
     walk.close();
     this.walks.delete(walk.id);
   }
@@ -332,14 +335,14 @@ export class Walks {
   }
 
   /** Drops idle walks, then the least recently used until within the count and byte budgets. */
-  private sweep(keep?: Walk): void {
+  private sweep(keep?: Walk<Parts>): void {
     const now = Date.now();
     for (const walk of this.walks.values())
       if (!walk.busy && walk !== keep && now - walk.touched > this.limits.idleMs) this.drop(walk);
     const idle = [...this.walks.values()]
-      .filter((w) => !w.busy && w !== keep)
+      .filter((walk) => !walk.busy && walk !== keep)
       .sort((a, b) => a.touched - b.touched);
-    let bytes = [...this.walks.values()].reduce((sum, w) => sum + w.bytes, 0);
+    let bytes = [...this.walks.values()].reduce((sum, walk) => sum + walk.bytes, 0);
     while (idle.length && (this.walks.size >= this.limits.maxWalks || bytes > this.limits.maxBytes)) {
       const oldest = idle.shift()!;
       bytes -= oldest.bytes;

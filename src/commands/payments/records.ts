@@ -74,12 +74,12 @@ export function dailyTotals(
   }
   return [...groups.values()]
     .sort((a, b) => a.day.localeCompare(b.day) || a.network.localeCompare(b.network))
-    .map((g) => ({
-      day: g.day,
-      network: g.network,
-      symbol: g.symbol,
-      payments: g.n,
-      signed: format(g.signed),
-      settled: format(g.settled),
+    .map((group) => ({
+      day: group.day,
+      network: group.network,
+      symbol: group.symbol,
+      payments: group.n,
+      signed: format(group.signed),
+      settled: format(group.settled),
     }));
 }

@@ -48,31 +48,37 @@ async function chooseFormat(ctx: RunContext, opts: PaymentsOptions): Promise<Out
 }
 
 const text = (value: string) => ({ text: value });
-const shortAddress = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+const shortAddress = (address: string) =>
+  address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 /** "2026-11-25 04:40:12" (UTC): a ledger is read as a statement, not as "3m ago". */
 const when = (iso: string) => iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
 const cell =
   (fn: (r: PaymentRecord) => string): Column["compute"] =>
-  (r) =>
-    text(fn(r as PaymentRecord));
+  (record) =>
+    text(fn(record as PaymentRecord));
 
 const PAYMENT_COLUMNS: Column[] = [
-  { header: "when (UTC)", paths: ["at"], format: "text", compute: cell((r) => when(r.at)) },
+  { header: "when (UTC)", paths: ["at"], format: "text", compute: cell((payment) => when(payment.at)) },
   {
     header: "what",
     paths: ["endpoint"],
     format: "text",
     max: 48,
     min: 12,
-    compute: cell((r) => {
-      const url = URL.canParse(r.endpoint) ? new URL(r.endpoint) : undefined;
-      const path = url ? `${url.pathname}${url.search}` : r.endpoint;
-      return r.label ? `${r.label}: ${path}` : path;
+    compute: cell((payment) => {
+      const url = URL.canParse(payment.endpoint) ? new URL(payment.endpoint) : undefined;
+      const path = url ? `${url.pathname}${url.search}` : payment.endpoint;
+      return payment.label ? `${payment.label}: ${path}` : path;
     }),
   },
   { header: "network", paths: ["network"], format: "text" },
-  { header: "amount", paths: ["amount"], format: "text", compute: cell((r) => `${r.amount} ${r.symbol}`) },
-  { header: "to", paths: ["payTo"], format: "text", compute: cell((r) => shortAddress(r.payTo)) },
+  {
+    header: "amount",
+    paths: ["amount"],
+    format: "text",
+    compute: cell((payment) => `${payment.amount} ${payment.symbol}`),
+  },
+  { header: "to", paths: ["payTo"], format: "text", compute: cell((payment) => shortAddress(payment.payTo)) },
   {
     header: "outcome",
     paths: ["outcome"],
@@ -164,7 +170,7 @@ function readPayments(ctx: RunContext, file: string, since: number | undefined):
       `${damaged} line${damaged === 1 ? "" : "s"} of the payment ledger ${file} could not be read (not whole) and ${damaged === 1 ? "is" : "are"} left out${signed}`,
     );
   }
-  return joinOutcomes(lines).filter((p) => since === undefined || Date.parse(p.at) >= since);
+  return joinOutcomes(lines).filter((payment) => since === undefined || Date.parse(payment.at) >= since);
 }
 
 /**
@@ -177,7 +183,7 @@ function otherLedger(ctx: RunContext, sandbox: boolean, since: number | undefine
   let count: number;
   try {
     count = joinOutcomes(new PaymentLedger(file).readAll().lines).filter(
-      (p) => since === undefined || Date.parse(p.at) >= since,
+      (payment) => since === undefined || Date.parse(payment.at) >= since,
     ).length;
   } catch {
     return undefined;

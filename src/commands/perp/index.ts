@@ -25,7 +25,7 @@ const flags = flagTable({
   ...LIST_ANSWER_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.PERP);
+const definition = () => import("./definition.js").then(({ PERP }) => PERP);
 
 export default defineCommand({
   name: "perp",

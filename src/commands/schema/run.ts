@@ -81,19 +81,19 @@ async function returnsOf(module: CommandModule): Promise<Record<string, unknown>
 
 async function describe(module: CommandModule, path: string[]): Promise<Record<string, unknown>> {
   const subcommands = await Promise.all(
-    (module.subcommands ?? []).map((s) => describe(s, [...path, s.name])),
+    (module.subcommands ?? []).map((subcommand) => describe(subcommand, [...path, subcommand.name])),
   );
   return {
     name: path.join(" "),
     description: module.description,
     ...(module.args?.length
       ? {
-          arguments: module.args.map((a) => ({
-            name: a.name.replace(/[<>[\]]|\.\.\./g, ""),
-            required: a.name.startsWith("<"),
-            variadic: a.name.includes("..."),
-            description: a.description,
-            ...(a.values ? { values: a.values } : {}),
+          arguments: module.args.map((argument) => ({
+            name: argument.name.replace(/[<>[\]]|\.\.\./g, ""),
+            required: argument.name.startsWith("<"),
+            variadic: argument.name.includes("..."),
+            description: argument.description,
+            ...(argument.values ? { values: argument.values } : {}),
           })),
         }
       : {}),
@@ -110,8 +110,8 @@ export async function runSchema(ctx: RunContext, path: string[]): Promise<void> 
   const modules = program
     .createHelp()
     .visibleCommands(program)
-    .flatMap((c) => moduleOf(c) ?? []);
-  const commands = await Promise.all(modules.map((m) => describe(m, [m.name])));
+    .flatMap((command) => moduleOf(command) ?? []);
+  const commands = await Promise.all(modules.map((module) => describe(module, [module.name])));
   let shown: unknown = {
     name: "tokenintel",
     version: VERSION,
@@ -120,12 +120,15 @@ export async function runSchema(ctx: RunContext, path: string[]): Promise<void> 
   };
   if (path.length) {
     const wanted = path.join(" ");
-    const all = commands.flatMap((c) => [c, ...((c.subcommands as typeof commands | undefined) ?? [])]);
-    shown = all.find((c) => c.name === wanted);
+    const all = commands.flatMap((command) => [
+      command,
+      ...((command.subcommands as typeof commands | undefined) ?? []),
+    ]);
+    shown = all.find((command) => command.name === wanted);
     if (!shown) {
       const near = closest(
         wanted,
-        all.map((c) => c.name as string),
+        all.map((command) => command.name as string),
       );
       throw new UsageError(
         `schema: unknown command "${wanted}"${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`,

@@ -41,7 +41,12 @@ export const SKILL_MARK = "generated-by: tokenintel skill";
 
 /** Every folder some client reads, the user's first, each once: what --dir suggests. */
 export function skillFolders(): string[] {
-  return [...new Set([...SKILL_CLIENTS.flatMap((c) => c.user), ...SKILL_CLIENTS.flatMap((c) => c.project)])];
+  return [
+    ...new Set([
+      ...SKILL_CLIENTS.flatMap((client) => client.user),
+      ...SKILL_CLIENTS.flatMap((client) => client.project),
+    ]),
+  ];
 }
 
 /** Whether a SKILL.md's front matter carries the mark (the file is one `skill install` wrote). */

@@ -4,10 +4,10 @@ import { DEFAULT_SKILL_DIR, SKILL_CLIENTS, SKILL_MARK, SKILL_NAME, skillFolders 
 
 /** Where each client reads skills from: its user folders, then a project's (help keeps these lines). */
 function clientLines(): string {
-  const width = Math.max(...SKILL_CLIENTS.map((c) => c.client.length)) + 2;
-  return SKILL_CLIENTS.flatMap((c) => [
-    `  ${c.client.padEnd(width)}${c.user.join(" ")}`,
-    `  ${" ".repeat(width)}a project: ${c.project.join(" ")}`,
+  const width = Math.max(...SKILL_CLIENTS.map((client) => client.client.length)) + 2;
+  return SKILL_CLIENTS.flatMap((client) => [
+    `  ${client.client.padEnd(width)}${client.user.join(" ")}`,
+    `  ${" ".repeat(width)}a project: ${client.project.join(" ")}`,
   ]).join("\n");
 }
 

@@ -45,22 +45,22 @@ function needs({ module, tool }: ToolCommand): string {
 /** A command's first example that runs against the user's API (else its first). */
 function example(module: CommandModule): string | undefined {
   const examples = module.examples ?? [];
-  return examples.find((l) => !l.includes("--sandbox")) ?? examples[0];
+  return examples.find((line) => !line.includes("--sandbox")) ?? examples[0];
 }
 
 /** A description as a sentence: a capital first, a full stop last. */
-const sentence = (s: string) => `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 
 const sh = (line: string) => `\`\`\`sh\n${line}\n\`\`\``;
 
 function commandsSection(commands: ToolCommand[]): string[] {
   return [
     "## Commands",
-    ...commands.flatMap((c) => {
-      const line = example(c.module);
+    ...commands.flatMap((command) => {
+      const line = example(command.module);
       return [
-        `### tokenintel ${c.module.name}`,
-        `${sentence(c.module.description)}${needs(c)}`,
+        `### tokenintel ${command.module.name}`,
+        `${sentence(command.module.description)}${needs(command)}`,
         ...(line ? [sh(line)] : []),
       ];
     }),
@@ -115,7 +115,7 @@ function exitCodes(): string[] {
 }
 
 function sandbox(commands: ToolCommand[]): string[] {
-  const first = commands[0]?.module.examples?.find((l) => l.includes("--sandbox"));
+  const first = commands[0]?.module.examples?.find((line) => line.includes("--sandbox"));
   return [
     "## Try it on the sandbox",
     "`--sandbox` on any command runs it against a local API with synthetic data, started for that command: no key, no network, nothing paid for real.",

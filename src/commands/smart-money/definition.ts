@@ -11,17 +11,17 @@ import { type DataCommandDefinition, dataCommand, type TableLayout } from "../da
 // --wide adds the token amounts. The records are printed as sent in JSON: the net is the table's.
 
 type Window = (typeof FLOW_WINDOWS)[number];
-const label = (w: Window) => w.toUpperCase();
+const label = (window: Window) => window.toUpperCase();
 
-const usdIn = (w: Window) => col(`IN ${label(w)}`, `net_inflow.usd_value_${w}`, "usd");
-const usdOut = (w: Window) => col(`OUT ${label(w)}`, `net_outflow.usd_value_${w}`, "usd");
+const usdIn = (window: Window) => col(`IN ${label(window)}`, `net_inflow.usd_value_${window}`, "usd");
+const usdOut = (window: Window) => col(`OUT ${label(window)}`, `net_outflow.usd_value_${window}`, "usd");
 
 /** inflow − outflow in USD: "+$1.2M" up, "-$300K" down, "-" when either is missing. */
-function net(w: Window): Column {
-  const paths = [`net_inflow.usd_value_${w}`, `net_outflow.usd_value_${w}`];
-  return col(`NET ${label(w)}`, paths, "usd", {
+function net(window: Window): Column {
+  const paths = [`net_inflow.usd_value_${window}`, `net_outflow.usd_value_${window}`];
+  return col(`NET ${label(window)}`, paths, "usd", {
     compute: (record) => {
-      const diff = subtractDecimals(cellValue(record, usdIn(w)), cellValue(record, usdOut(w)));
+      const diff = subtractDecimals(cellValue(record, usdIn(window)), cellValue(record, usdOut(window)));
       if (diff === undefined) return { text: "-" };
       const text = formatCompact(diff, "$");
       if (/^-?\$0$/.test(text) || /^0*\.?0*$/.test(diff.replace("-", ""))) return { text };
@@ -30,14 +30,17 @@ function net(w: Window): Column {
   });
 }
 
-const tokens = (w: Window) => [
-  col(`TOK IN ${label(w)}`, `net_inflow.token_${w}`, "amount"),
-  col(`TOK OUT ${label(w)}`, `net_outflow.token_${w}`, "amount"),
+const tokens = (window: Window) => [
+  col(`TOK IN ${label(window)}`, `net_inflow.token_${window}`, "amount"),
+  col(`TOK OUT ${label(window)}`, `net_outflow.token_${window}`, "amount"),
 ];
 
 const VIEWS: Record<(typeof ENDPOINTS)["smart-money"]["views"][number], TableLayout> = {
   flows: {
-    columns: [identity.symbol, ...FLOW_WINDOWS.flatMap((w) => [usdIn(w), usdOut(w), net(w)])],
+    columns: [
+      identity.symbol,
+      ...FLOW_WINDOWS.flatMap((window) => [usdIn(window), usdOut(window), net(window)]),
+    ],
     wide: [...FLOW_WINDOWS.flatMap(tokens), col("ADDRESS", ["token_address"], "text", { max: 44, min: 14 })],
   },
 };

@@ -9,7 +9,7 @@ export const SMART_MONEY_FLAGS = flagTable({
   ...LIST_ANSWER_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.SMART_MONEY);
+const definition = () => import("./definition.js").then(({ SMART_MONEY }) => SMART_MONEY);
 
 export default defineCommand({
   name: "smart-money",

@@ -94,10 +94,14 @@ function activities(record: unknown): unknown[] {
   const r = record as { staking_details?: { ticker?: unknown }; staking_activities?: unknown };
   const list = Array.isArray(r?.staking_activities) ? r.staking_activities : [];
   const symbol = r?.staking_details?.ticker;
-  return list.map((a) =>
-    a && typeof a === "object" && !Array.isArray(a) && !("symbol" in a) && symbol !== undefined
-      ? { symbol, ...a }
-      : a,
+  return list.map((activity) =>
+    activity &&
+    typeof activity === "object" &&
+    !Array.isArray(activity) &&
+    !("symbol" in activity) &&
+    symbol !== undefined
+      ? { symbol, ...activity }
+      : activity,
   );
 }
 

@@ -26,7 +26,7 @@ export const STAKING_FLAGS = flagTable({
   ...LIST_ANSWER_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.STAKING);
+const definition = () => import("./definition.js").then(({ STAKING }) => STAKING);
 
 export default defineCommand({
   name: "staking",
@@ -46,7 +46,7 @@ JSON and the table. Base only: the endpoint takes no chain (-c base is taken, an
   async run(ctx, opts) {
     if (opts.activities && opts.view !== undefined)
       throw new UsageError("--activities has no --view: leave one out");
-    const activities = () => import("./definition.js").then((m) => m.STAKING_ACTIVITIES);
+    const activities = () => import("./definition.js").then(({ STAKING_ACTIVITIES }) => STAKING_ACTIVITIES);
     await runsDefinition(opts.activities ? activities : definition)(ctx, opts);
   },
   definition,

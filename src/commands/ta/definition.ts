@@ -15,13 +15,17 @@ const sent = (records: unknown[], column: Column) =>
 
 /** The columns of `make` for every interval some record carries. */
 function present(records: unknown[], intervals: readonly string[], make: (i: string) => Column): Column[] {
-  return intervals.map(make).filter((c) => sent(records, c));
+  return intervals.map(make).filter((column) => sent(records, column));
 }
 
 // Intervals are written as the service writes them (1m, 1h, 1d, 1w, 30d): "1M" next to "30D" read
 // as a month.
-const change = (i: string) =>
-  col(i, [`token_metrics.price_change_percentage_${i}`, `price_change_percentage_${i}`], "percent");
+const change = (interval: string) =>
+  col(
+    interval,
+    [`token_metrics.price_change_percentage_${interval}`, `price_change_percentage_${interval}`],
+    "percent",
+  );
 
 const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
   rsi: "rsi",
@@ -32,9 +36,9 @@ const FORMATS: Record<Exclude<TaView, "change">, CellFormat> = {
 
 // An indicator's columns, one per interval and the one-value form, are one quantity: one precision.
 const indicator =
-  (kind: Exclude<TaView, "change">, label = (i: string) => i) =>
-  (i: string) =>
-    col(label(i), `technical_indicators.${kind}_${i}`, FORMATS[kind], { group: kind });
+  (kind: Exclude<TaView, "change">, label = (interval: string) => interval) =>
+  (interval: string) =>
+    col(label(interval), `technical_indicators.${kind}_${interval}`, FORMATS[kind], { group: kind });
 
 /**
  * The one-value form of an indicator (flat records), or its 1d value (documented ones), headed for
@@ -73,9 +77,9 @@ const VIEWS: Record<TaView, TableLayout> = {
       const perInterval = present(
         records,
         INDICATOR_INTERVALS,
-        indicator("rsi", (i) => `RSI ${i}`),
+        indicator("rsi", (interval) => `RSI ${interval}`),
       );
-      return [...perInterval.filter((c) => c.paths[0] !== shown), ...WIDE_EXTRA];
+      return [...perInterval.filter((column) => column.paths[0] !== shown), ...WIDE_EXTRA];
     },
   },
   rsi: indicatorView("rsi"),

@@ -23,7 +23,7 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.TA);
+const definition = () => import("./definition.js").then(({ TA }) => TA);
 
 export default defineCommand({
   name: "ta",

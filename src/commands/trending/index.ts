@@ -25,7 +25,7 @@ const flags = flagTable({
   ...PAYMENT_FLAGS,
 });
 
-const definition = () => import("./definition.js").then((m) => m.TRENDING);
+const definition = () => import("./definition.js").then(({ TRENDING }) => TRENDING);
 
 export default defineCommand({
   name: "trending",

@@ -5,6 +5,6 @@ import { type Handler, keyedListing } from "./context.js";
 /** GET /v1/agents: agent tokens, all in the ecosystem. */
 export const agents: Handler = keyedListing({
   endpoint: ENDPOINTS.agents,
-  record: (ctx, t) => ctx.data.agentRecord(t),
-  only: (t) => t.ecosystem === ECOSYSTEM,
+  record: (ctx, token) => ctx.data.agentRecord(token),
+  only: (token) => token.ecosystem === ECOSYSTEM,
 });

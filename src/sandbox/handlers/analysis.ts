@@ -29,12 +29,12 @@ function nothingNamed(ctx: SandboxContext): string[] {
 }
 
 function analyse(ctx: SandboxContext, tokens: TokenBase[]): string[] {
-  const names = tokens.map((t) => `$${t.symbol}`).join(", ");
+  const names = tokens.map((token) => `$${token.symbol}`).join(", ");
   return [
     "## Market analysis",
     "",
     `A written analysis of ${names} from the sandbox's synthetic market figures.`,
-    ...tokens.flatMap((t) => ["", ...paragraphs(ctx, t)]),
+    ...tokens.flatMap((token) => ["", ...paragraphs(ctx, token)]),
     "",
     "*Synthetic sandbox data (`tokenintel sandbox`): not financial advice.*",
   ];
@@ -43,8 +43,8 @@ function analyse(ctx: SandboxContext, tokens: TokenBase[]): string[] {
 type Figures = Record<string, string | number | null | undefined>;
 
 /** A token's heading and three paragraphs: momentum, trading and liquidity, holders. */
-function paragraphs(ctx: SandboxContext, t: TokenBase): string[] {
-  const record = ctx.data.marketRecord(t) as Record<string, Figures | undefined>;
+function paragraphs(ctx: SandboxContext, token: TokenBase): string[] {
+  const record = ctx.data.marketRecord(token) as Record<string, Figures | undefined>;
   const m = record.token_metrics!;
   const h = record.token_holder_insights;
   const change24h = Number(m.price_change_percentage_24h);
@@ -58,7 +58,7 @@ function paragraphs(ctx: SandboxContext, t: TokenBase): string[] {
   const liquidityShare = (100 * Number(m.total_liquidity)) / Number(m.mcap);
   const depth = liquidityShare < 1 ? "thin" : liquidityShare < 5 ? "modest" : "deep";
   const lines = [
-    `### $${t.symbol} (${t.name}) on ${t.chain}`,
+    `### $${token.symbol} (${token.name}) on ${token.chain}`,
     "",
     `**Momentum.** The price is $${m.usd_price}, ${m.price_change_percentage_24h}% over 24 hours and ${m.price_change_percentage_7d}% over seven days: ${trend}.`,
     "",

@@ -18,7 +18,7 @@ export const ask: Handler = (req, ctx) => {
   const details = ctx.data
     .findBySymbols(chain, words)
     .slice(0, 5)
-    .map((t) => ctx.data.askDetail(t));
+    .map((token) => ctx.data.askDetail(token));
   const lines = details.length
     ? [
         "## Sandbox answer",
@@ -26,8 +26,8 @@ export const ask: Handler = (req, ctx) => {
         `You asked: *${question}*`,
         "",
         ...details.map(
-          (d) =>
-            `- **${d.token_ticker}** (${d.token_name}) on ${d.chain}: price $${d.current_usd_price}, ${d.last_24_hrs_price_change_percentage}% in 24h, market cap $${d.market_cap}`,
+          (detail) =>
+            `- **${detail.token_ticker}** (${detail.token_name}) on ${detail.chain}: price $${detail.current_usd_price}, ${detail.last_24_hrs_price_change_percentage}% in 24h, market cap $${detail.market_cap}`,
         ),
         "",
         "Data from the tokenintel sandbox (`tokenintel sandbox`): synthetic, not financial advice.",

@@ -80,7 +80,7 @@ export function questionOf(body: Record<string, unknown>): string {
 export function questionWords(question: string): string[] {
   return question
     .split(/[\s,.;:!?()]+/)
-    .map((w) => w.replace(/^\$/, ""))
+    .map((word) => word.replace(/^\$/, ""))
     .filter(Boolean);
 }
 
@@ -115,35 +115,46 @@ export function selectTokens(req: SandboxRequest, ctx: SandboxContext, endpoint:
   if (tickers) tokens = ctx.data.findBySymbols(chain, tickers);
   else if (addresses) tokens = ctx.data.findByAddresses(chain, addresses);
   else if (ids) tokens = ctx.data.findByIds(chain, ids);
-  if (ecosystem && (tickers || addresses || ids)) tokens = tokens.filter((t) => t.ecosystem === ecosystem);
+  if (ecosystem && (tickers || addresses || ids))
+    tokens = tokens.filter((token) => token.ecosystem === ecosystem);
   return tokens;
 }
 
 /** `meta.pagination` in the key set (and number type) the options choose, or none. */
-export function paginationMeta(ctx: SandboxContext, p: Page<unknown>["pagination"]): { meta?: unknown } {
+export function paginationMeta(ctx: SandboxContext, paging: Page<unknown>["pagination"]): { meta?: unknown } {
   const keys = ctx.options.paginationKeys ?? "page-count";
   if (keys === "none") return {};
   const n = (value: number) => (ctx.options.paginationStrings ? String(value) : value);
   const pagination =
     keys === "total-pages"
-      ? { page: n(p.page), pageSize: n(p.pageSize), totalPages: n(p.pageCount), totalRecords: n(p.total) }
-      : { page: n(p.page), pageSize: n(p.pageSize), pageCount: n(p.pageCount), total: n(p.total) };
+      ? {
+          page: n(paging.page),
+          pageSize: n(paging.pageSize),
+          totalPages: n(paging.pageCount),
+          totalRecords: n(paging.total),
+        }
+      : {
+          page: n(paging.page),
+          pageSize: n(paging.pageSize),
+          pageCount: n(paging.pageCount),
+          total: n(paging.total),
+        };
   return { meta: { pagination } };
 }
 
 /** A paged listing of records, keyed or paid (x402): market, agents and TA answer alike. */
-export function keyedListing(o: {
+export function keyedListing(listing: {
   endpoint: EndpointSpec;
-  record: (ctx: SandboxContext, t: TokenBase) => unknown;
-  only?: (t: TokenBase) => boolean;
+  record: (ctx: SandboxContext, token: TokenBase) => unknown;
+  only?: (token: TokenBase) => boolean;
 }): Handler {
   return paid((req, ctx) => {
-    const tokens = selectTokens(req, ctx, o.endpoint).filter(o.only ?? (() => true));
-    const page = pageOf(req, ctx, tokens, o.endpoint.pageSize);
+    const tokens = selectTokens(req, ctx, listing.endpoint).filter(listing.only ?? (() => true));
+    const page = pageOf(req, ctx, tokens, listing.endpoint.pageSize);
     return {
       body: {
         success: true,
-        data: page.items.map((t) => o.record(ctx, t)),
+        data: page.items.map((token) => listing.record(ctx, token)),
         ...paginationMeta(ctx, page.pagination),
       },
     };
@@ -159,7 +170,7 @@ export function namedTokens(req: SandboxRequest, ctx: SandboxContext, endpoint: 
   if (!params.some((p) => req.query.param(p) !== undefined))
     throw new HttpError(400, `one of ${params.join(", ")} is required`);
   const tokens = selectTokens(req, ctx, endpoint);
-  return endpoint.onlyOn ? tokens.filter((t) => t.chain === endpoint.onlyOn) : tokens;
+  return endpoint.onlyOn ? tokens.filter((token) => token.chain === endpoint.onlyOn) : tokens;
 }
 
 /** Answers a keyless request with the x402 offer, or checks the key; then runs the handler. */
@@ -168,6 +179,6 @@ export function paid(handler: Handler): Handler {
 }
 
 /** A number in [0, 1) drawn from a token and a purpose, the same every run. */
-export function draw(ctx: SandboxContext, t: TokenBase, what: string): () => number {
-  return rng(hash32(`${what}:${ctx.data.seed}:${t.chain}:${t.index}`));
+export function draw(ctx: SandboxContext, token: TokenBase, what: string): () => number {
+  return rng(hash32(`${what}:${ctx.data.seed}:${token.chain}:${token.index}`));
 }

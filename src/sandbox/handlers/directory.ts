@@ -10,7 +10,7 @@ export const directory: Handler = get((req, ctx) => {
   if (unpaid) return unpaid;
   const tokens = selectTokens(req, ctx, ENDPOINTS.directory);
   const page = pageOf(req, ctx, tokens, ENDPOINTS.directory.pageSize);
-  const records = page.items.map((t) => ctx.data.directoryRecord(t));
+  const records = page.items.map((token) => ctx.data.directoryRecord(token));
   const style = ctx.options.directoryStyle ?? "envelope";
   if (style === "bare") return { body: records };
   if (style === "paginated")

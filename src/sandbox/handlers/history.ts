@@ -15,8 +15,8 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A number in [0, 1) from a token and a day, the same every run. */
-function noise(t: TokenBase, day: number): number {
-  return createHash("sha256").update(`${t.id}:${day}`).digest().readUInt32BE(0) / 2 ** 32;
+function noise(token: TokenBase, day: number): number {
+  return createHash("sha256").update(`${token.id}:${day}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 /**
@@ -26,10 +26,10 @@ function noise(t: TokenBase, day: number): number {
  */
 export function historySeries(
   ctx: SandboxContext,
-  t: TokenBase,
+  token: TokenBase,
   today = Date.now(),
 ): Record<string, string>[] {
-  const m = ctx.data.marketRecord(t).token_metrics as Record<string, string>;
+  const m = ctx.data.marketRecord(token).token_metrics as Record<string, string>;
   const price = Number(m.usd_price);
   const volume = Number(m.volume_24h);
   const supply = Number(m.mcap) / price;
@@ -38,9 +38,9 @@ export function historySeries(
   const days: Record<string, string>[] = [];
   let p = price;
   for (let back = 0; back < HISTORY_DAYS; back++) {
-    if (back > 0) p = p / (1 + (noise(t, back) - 0.5) * 0.08);
-    if (t.index % 11 === 5 && back === 20) continue;
-    const v = volume * (0.5 + noise(t, back + 10_000));
+    if (back > 0) p = p / (1 + (noise(token, back) - 0.5) * 0.08);
+    if (token.index % 11 === 5 && back === 20) continue;
+    const v = volume * (0.5 + noise(token, back + 10_000));
     days.push({
       date_time: isoDay(start - back * DAY_MS),
       // Today's price is the market's to the digit; earlier days at the market price's precision.
@@ -65,7 +65,7 @@ export const history: Handler = get((req, ctx) => {
   const id = req.query.param(selectors.id);
   const ticker = req.query.param(selectors.ticker);
   const address = req.query.param(selectors.address);
-  const given = [id, ticker, address].filter((v) => v !== undefined);
+  const given = [id, ticker, address].filter((value) => value !== undefined);
   if (given.length !== 1)
     throw new HttpError(
       400,
@@ -85,7 +85,7 @@ export const history: Handler = get((req, ctx) => {
   ] as const)
     if (value !== undefined && !DATE.test(value)) throw new HttpError(400, `${name} must be YYYY-MM-DD`);
   const days = historySeries(ctx, token).filter(
-    (d) => (from === undefined || d.date_time! >= from) && (to === undefined || d.date_time! <= to),
+    (day) => (from === undefined || day.date_time! >= from) && (to === undefined || day.date_time! <= to),
   );
   const page = pageOf(req, ctx, days, ENDPOINTS.history.pageSize);
   return {

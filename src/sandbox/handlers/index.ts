@@ -33,13 +33,15 @@ const served = (Object.entries(ENDPOINTS) as Array<[EndpointName, EndpointSpec]>
 
 /** Every path the sandbox answers (both generations and the aliases of each entry), and its handler. */
 export const ROUTES: Record<string, Handler> = Object.fromEntries([
-  ...served.flatMap(([name, e]) => pathsOf(e).map((path) => [path, HANDLERS[name]!] as const)),
+  ...served.flatMap(([name, entry]) => pathsOf(entry).map((path) => [path, HANDLERS[name]!] as const)),
   // The market path without its slash answers 301 to it (docs/api-notes.md, "Paths").
   [ENDPOINTS.market.path.replace(/\/$/, ""), marketRedirect],
 ]);
 
 /** Paths whose keyless requests are paid per request (x402): every endpoint has a price. */
-export const PAYABLE: ReadonlySet<string> = new Set(served.flatMap(([, e]) => (e.price ? pathsOf(e) : [])));
+export const PAYABLE: ReadonlySet<string> = new Set(
+  served.flatMap(([, entry]) => (entry.price ? pathsOf(entry) : [])),
+);
 
 /** USDC (6 decimals) as the registry writes a price ("0.10") to atomic units ("100000"). */
 function atomicUsdc(price: string): string {
@@ -49,5 +51,5 @@ function atomicUsdc(price: string): string {
 
 /** What one request to each payable path costs, in USDC atomic units: its registry entry's price. */
 export const PRICES: ReadonlyMap<string, string> = new Map(
-  served.flatMap(([, e]) => pathsOf(e).map((path) => [path, atomicUsdc(e.price)] as const)),
+  served.flatMap(([, entry]) => pathsOf(entry).map((path) => [path, atomicUsdc(entry.price)] as const)),
 );

@@ -48,27 +48,27 @@ const VENUE_LISTS: Readonly<Record<Venue, { kinds: readonly Kind[]; quote: strin
 /** A market's ticker as the sandbox spells it, found in any case ("eth", "KPEPE"). */
 function marketOf(ticker: string): string | undefined {
   const wanted = ticker.toLowerCase();
-  return Object.keys(MARKETS).find((t) => t.toLowerCase() === wanted);
+  return Object.keys(MARKETS).find((market) => market.toLowerCase() === wanted);
 }
 
-/** x to `digits` significant digits, as a JSON number. */
-function sig(x: number, digits = 6): number {
-  return Number(x.toPrecision(digits));
+/** A value to `digits` significant digits, as a JSON number. */
+function sig(value: number, digits = 6): number {
+  return Number(value.toPrecision(digits));
 }
 
-const round = (x: number, places: number) => Number(x.toFixed(places));
+const round = (value: number, places: number) => Number(value.toFixed(places));
 
 /** Figures in [low, high) drawn in order from one generator. */
-const between = (r: () => number) => (low: number, high: number) => low + r() * (high - low);
+const between = (random: () => number) => (low: number, high: number) => low + random() * (high - low);
 
 /** Prices of one market on one venue: mid, mark, spread, the day's change, swing and ATR. */
-function prices(ctx: SandboxContext, venue: Venue, ticker: string, r: () => number) {
-  const pick = between(r);
+function prices(ctx: SandboxContext, venue: Venue, ticker: string, random: () => number) {
+  const pick = between(random);
   const mid = sig(MARKETS[ticker]!.price * pick(0.997, 1.003) * ctx.data.drift(`perp:${venue}:${ticker}`));
   const spreadPercent = sig(pick(0.0005, 0.03), 4);
   const mark = sig(mid * pick(0.9998, 1.0002));
   const change = pick(-0.06, 0.06);
-  const atr = (k: number) => sig(mark * pick(0.001, 0.004) * k, 5);
+  const atr = (times: number) => sig(mark * pick(0.001, 0.004) * times, 5);
   const atrs = { "15m": atr(1), "1h": atr(2), "4h": atr(4) };
   return {
     mid,
@@ -88,8 +88,8 @@ function prices(ctx: SandboxContext, venue: Venue, ticker: string, r: () => numb
 }
 
 /** The book within 0.25 % of mid, open interest and funding. */
-function book(kind: Kind, r: () => number) {
-  const pick = between(r);
+function book(kind: Kind, random: () => number) {
+  const pick = between(random);
   const scale = kind === "major" ? 8_000_000 : kind === "small" ? 400_000 : 1_500_000;
   const bid = round(scale * pick(0.4, 1.6), 2);
   const ask = round(scale * pick(0.4, 1.6), 2);

@@ -2,7 +2,7 @@ import { ENDPOINTS } from "../../contract/endpoints.js";
 import { FLOW_WINDOWS } from "../../contract/shapes.js";
 import { draw, type Handler, namedTokens, paid } from "./context.js";
 
-const round = (n: number, digits: number) => Number(n.toFixed(digits));
+const round = (value: number, digits: number) => Number(value.toFixed(digits));
 
 /**
  * GET /v1/smart-money-trends (docs/api-notes.md, "Records"): per named token on
@@ -14,9 +14,9 @@ export const smartMoney: Handler = paid((req, ctx) => {
   return {
     body: {
       success: true,
-      data: tokens.map((t) => {
-        const r = draw(ctx, t, "smart-money");
-        const price = Number((ctx.data.marketRecord(t).token_metrics as { usd_price: string }).usd_price);
+      data: tokens.map((token) => {
+        const r = draw(ctx, token, "smart-money");
+        const price = Number((ctx.data.marketRecord(token).token_metrics as { usd_price: string }).usd_price);
         const flow = () => {
           const out: Record<string, number> = {};
           let usd = 0;
@@ -27,7 +27,12 @@ export const smartMoney: Handler = paid((req, ctx) => {
           }
           return out;
         };
-        return { symbol: t.symbol, token_address: t.address, net_inflow: flow(), net_outflow: flow() };
+        return {
+          symbol: token.symbol,
+          token_address: token.address,
+          net_inflow: flow(),
+          net_outflow: flow(),
+        };
       }),
     },
   };

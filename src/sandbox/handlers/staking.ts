@@ -4,9 +4,9 @@ import { draw, type Handler, namedTokens, paid } from "./context.js";
 
 const USER_TYPES = ["regular", "regular", "smart_money_user", "regular", "dev"] as const;
 /** Six significant digits: the sandbox's small-cap prices go down to 1e-8. */
-const round = (n: number) => Number(n.toPrecision(6));
+const round = (value: number) => Number(value.toPrecision(6));
 /** "3.4M", as the service formats net_staked (docs/api-notes.md, "Records"). */
-const short = (n: number) => formatCompact(n.toFixed(12)).replace(/(\.\d)\d+/, "$1");
+const short = (value: number) => formatCompact(value.toFixed(12)).replace(/(\.\d)\d+/, "$1");
 
 /**
  * GET /v1/stake-trends, and the newer /v1/staking-intelligence: per named token on
@@ -19,9 +19,9 @@ export const staking: Handler = paid((req, ctx) => {
   return {
     body: {
       success: true,
-      data: tokens.map((t) => {
-        const r = draw(ctx, t, "staking");
-        const m = ctx.data.marketRecord(t).token_metrics as Record<string, string>;
+      data: tokens.map((token) => {
+        const r = draw(ctx, token, "staking");
+        const m = ctx.data.marketRecord(token).token_metrics as Record<string, string>;
         const price = Number(m.usd_price);
         // A share of the tokens in circulation is staked: the TVL is that share of the market cap.
         const stakedShare = 0.02 + r() * 0.58;
@@ -30,9 +30,9 @@ export const staking: Handler = paid((req, ctx) => {
         const stakers = Math.floor(holders * r() * 0.4);
         const withdrawn = staked * r() * 0.5;
         const details = {
-          name: t.name,
-          ticker: t.symbol,
-          contract_address: t.address,
+          name: token.name,
+          ticker: token.symbol,
+          contract_address: token.address,
           latest_price: price,
           volume_usd_24h: round(staked * price * r()),
           price_change_percentage_24h: Number(m.price_change_percentage_24h),
@@ -55,14 +55,16 @@ export const staking: Handler = paid((req, ctx) => {
           unstake_amount_24h: round(staked * r() * 0.05),
           unstake_amount_usd_24h: round(staked * price * r() * 0.05),
         };
-        const activities = Array.from({ length: 3 + (t.index % 4) }, (_, i) => ({
-          tx_hash: `0x${(t.index * 7919 + i).toString(16).padStart(64, "0")}`,
-          wallet_address: `0x${(t.index * 104_729 + i * 31).toString(16).padStart(40, "0")}`,
+        const activities = Array.from({ length: 3 + (token.index % 4) }, (_, index) => ({
+          tx_hash: `0x${(token.index * 7919 + index).toString(16).padStart(64, "0")}`,
+          wallet_address: `0x${(token.index * 104_729 + index * 31).toString(16).padStart(40, "0")}`,
           action: r() < 0.6 ? "Stake" : "Unstake",
           amount: round(staked * r() * 0.01),
-          timestamp: new Date(Date.UTC(2026, 10, 26, 3, 0, 0) - (t.index + i) * 600_000).toISOString(),
-          token_address: t.address,
-          user_type: USER_TYPES[(t.index + i) % USER_TYPES.length],
+          timestamp: new Date(
+            Date.UTC(2026, 10, 26, 3, 0, 0) - (token.index + index) * 600_000,
+          ).toISOString(),
+          token_address: token.address,
+          user_type: USER_TYPES[(token.index + index) % USER_TYPES.length],
         }));
         return { staking_details: details, trends, staking_activities: activities };
       }),

@@ -5,14 +5,19 @@ import { HttpError } from "../http.js";
 import { draw, type Handler, pageOf, paginationMeta, paid, type SandboxContext } from "./context.js";
 
 type Metrics = Record<string, string>;
-const metricsOf = (ctx: SandboxContext, t: TokenBase) => ctx.data.marketRecord(t).token_metrics as Metrics;
+const metricsOf = (ctx: SandboxContext, token: TokenBase) =>
+  ctx.data.marketRecord(token).token_metrics as Metrics;
 
 /** What each strategy ranks by: mcap the default, volume with staking or with smart money. */
-const RANK_BY: Record<(typeof TRENDING_STRATEGIES)[number], (ctx: SandboxContext, t: TokenBase) => number> = {
-  mcap: (ctx, t) => ctx.data.mcapOf(t),
-  volume_and_staking: (ctx, t) => Number(metricsOf(ctx, t).volume_24h) * (1 + draw(ctx, t, "staking")()),
-  volume_and_smartmoney: (ctx, t) =>
-    Number(metricsOf(ctx, t).volume_24h) * (1 + draw(ctx, t, "smart-money")()),
+const RANK_BY: Record<
+  (typeof TRENDING_STRATEGIES)[number],
+  (ctx: SandboxContext, token: TokenBase) => number
+> = {
+  mcap: (ctx, token) => ctx.data.mcapOf(token),
+  volume_and_staking: (ctx, token) =>
+    Number(metricsOf(ctx, token).volume_24h) * (1 + draw(ctx, token, "staking")()),
+  volume_and_smartmoney: (ctx, token) =>
+    Number(metricsOf(ctx, token).volume_24h) * (1 + draw(ctx, token, "smart-money")()),
 };
 
 /** How many tokens a ranking lists. */
@@ -40,21 +45,21 @@ export const trending: Handler = paid((req, ctx) => {
   return {
     body: {
       success: true,
-      data: page.items.map((t, i) => record(ctx, t, (page.pagination.page - 1) * size + i + 1)),
+      data: page.items.map((token, i) => record(ctx, token, (page.pagination.page - 1) * size + i + 1)),
       ...paginationMeta(ctx, page.pagination),
     },
   };
 });
 
-function olderRecord(ctx: SandboxContext, t: TokenBase, rank: number) {
-  const m = metricsOf(ctx, t);
+function olderRecord(ctx: SandboxContext, token: TokenBase, rank: number) {
+  const m = metricsOf(ctx, token);
   return {
     rank,
-    token_id: t.id,
-    token_symbol: t.symbol,
-    token_name: t.name,
-    token_address: t.address,
-    chain: t.chain,
+    token_id: token.id,
+    token_symbol: token.symbol,
+    token_name: token.name,
+    token_address: token.address,
+    chain: token.chain,
     usd_price: m.usd_price,
     price_change_percentage_24h: m.price_change_percentage_24h,
     volume: m.volume_24h,
@@ -64,15 +69,15 @@ function olderRecord(ctx: SandboxContext, t: TokenBase, rank: number) {
   };
 }
 
-function newerRecord(ctx: SandboxContext, t: TokenBase, rank: number) {
-  const m = metricsOf(ctx, t);
+function newerRecord(ctx: SandboxContext, token: TokenBase, rank: number) {
+  const m = metricsOf(ctx, token);
   return {
     rank,
-    token_id: t.id,
-    token_name: t.name,
-    token_symbol: t.symbol,
-    token_address: t.address,
-    network: t.chain,
+    token_id: token.id,
+    token_name: token.name,
+    token_symbol: token.symbol,
+    token_address: token.address,
+    network: token.chain,
     usd_price: Number(m.usd_price),
     volume_24h_usd: Number(m.volume_24h),
     liquidity_usd: Number(m.total_liquidity),
@@ -94,14 +99,18 @@ function ranking(ctx: SandboxContext, chain: Chain | undefined, strategy: keyof 
   const by = RANK_BY[strategy];
   const ranked = ctx.data
     .list(chain, undefined)
-    .map((t) => ({ t, score: by(ctx, t) }))
+    .map((token) => ({ token, score: by(ctx, token) }))
     .sort(
       (a, b) =>
         b.score - a.score ||
-        (a.t.chain === b.t.chain ? a.t.index - b.t.index : a.t.chain < b.t.chain ? -1 : 1),
+        (a.token.chain === b.token.chain
+          ? a.token.index - b.token.index
+          : a.token.chain < b.token.chain
+            ? -1
+            : 1),
     )
     .slice(0, RANKED)
-    .map(({ t }) => t);
+    .map(({ token }) => token);
   if (!ctx.options.liveSeconds) {
     const kept = RANKINGS.get(ctx.data) ?? new Map<string, TokenBase[]>();
     kept.set(key, ranked);

@@ -27,9 +27,10 @@ export function httpOptions(
 ): HttpOptions | undefined {
   if (flags.http === undefined) {
     const given = (Object.keys(SPELLING) as Array<keyof typeof SPELLING>).filter(
-      (k) => flags[k] !== undefined,
+      (name) => flags[name] !== undefined,
     );
-    if (given.length) throw new UsageError(`${given.map((k) => SPELLING[k]).join(", ")} go with --http`);
+    if (given.length)
+      throw new UsageError(`${given.map((name) => SPELLING[name]).join(", ")} go with --http`);
     return undefined;
   }
   if (printConfig !== undefined)

@@ -108,7 +108,7 @@ class HttpMcp {
       if (ctx.globals.verbose) ctx.io.info(`tokenintel mcp: ${error.message}`);
     };
     const make = (principal: Parameters<ToolSet["server"]>[0]) => this.tools.server(principal);
-    this.modern = createMcpHandler((c) => make(principalOf(c.authInfo)), {
+    this.modern = createMcpHandler((requestContext) => make(principalOf(requestContext.authInfo)), {
       legacy: "reject",
       maxRequestBodySize: MAX_BODY_BYTES,
       onerror,

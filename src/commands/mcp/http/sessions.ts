@@ -131,6 +131,6 @@ export class Sessions {
   /** Closes every session (the server stops). */
   async closeAll(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.live.values()].map((s) => this.close(s)));
+    await Promise.all([...this.live.values()].map((session) => this.close(session)));
   }
 }
