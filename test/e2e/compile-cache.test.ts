@@ -100,7 +100,6 @@ describe("one request's start-up", () => {
     await oneRequest(root, { NODE_OPTIONS: `--require ${preload}` });
     const loaded = readFileSync(list, "utf8").split("\n");
     expect(loaded).toContain("NativeModule net"); // the list is the real one
-    for (const name of ["http2", "tls"])
-      expect(loaded).not.toContain(`NativeModule ${name}`);
+    for (const name of ["http2", "tls"]) expect(loaded).not.toContain(`NativeModule ${name}`);
   });
 });

@@ -13,7 +13,7 @@ import type { JsonSchema } from "./tools.js";
 /**
  * Facts of the MCP SDK (@modelcontextprotocol/server) that the early answers repeat: the 2025-era
  * versions its initialize accepts (any other gets the first) and the capabilities its server
- * declares with tools registered. test/commands/mcp-early.test.ts fails when an SDK upgrade changes
+ * declares with tools registered. test/commands/mcp/mcp-early.test.ts fails when an SDK upgrade changes
  * either, or what it lists of a tool.
  */
 export const SDK_FACTS = {
