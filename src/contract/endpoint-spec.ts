@@ -3,8 +3,8 @@ import type { Shape } from "./shapes.js";
 
 // What the registry (endpoints.ts) says of each endpoint: the shape of one entry, the parts it may go
 // without, and its MCP tool; and the parts entries share (the token lists they take, the form of
-// the Base-only list endpoints, the price of a data call, the entry of an endpoint the docs name
-// without a shape).
+// the Base-only list endpoints, the venues perp intelligence fans out over, the price of a data
+// call, the entry of an endpoint the docs name without a shape) and the paths an entry answers to.
 
 /** The kinds of token list a command takes: --tickers, --addresses, --ids. */
 export type SelectorKind = "ticker" | "address" | "id";
@@ -127,6 +127,20 @@ export function stamped(shape: Shape, fan: FanOut): Shape {
   return { [fan.param]: "string~", ...shape };
 }
 
+/**
+ * The venues perp intelligence serves (docs/api-notes.md, "Perp intelligence"): `dex` is required on the
+ * newer path; the older path is Hyperliquid's alone.
+ */
+export const VENUES = {
+  param: "dex",
+  noun: "venue",
+  // biome-ignore format: the ten venues in the docs' order, two lines
+  values: ["hyperliquid", "nado", "paradex", "pacifica", "avantis",
+    "lighter", "aster", "grvt", "variational", "extended"],
+  default: "hyperliquid",
+  olderPathServes: ["hyperliquid"],
+} as const satisfies FanOut;
+
 /** The price of a data call, in USDC (docs/api-notes.md, "Paying per request"). */
 export const DATA_PRICE = "0.005";
 
@@ -153,4 +167,9 @@ export function undocumented(
     sandbox: { none: "no documented shape to imitate; its 402 offer is the live service's" },
     mcp: { none: why },
   } as const satisfies EndpointSpec;
+}
+
+/** Every path an endpoint answers to: both generations and the aliases. */
+export function pathsOf(endpoint: EndpointSpec): string[] {
+  return [endpoint.path, ...(endpoint.newerPath ? [endpoint.newerPath] : []), ...endpoint.aliases];
 }

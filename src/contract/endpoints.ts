@@ -15,9 +15,10 @@ export type {
   SelectorKind,
   Without,
 } from "./endpoint-spec.js";
+export { pathsOf } from "./endpoint-spec.js";
 
-import type { EndpointSpec, FanOut } from "./endpoint-spec.js";
-import { BASE_TOKEN_LIST, DATA_PRICE, stamped, TOKEN_LISTS, undocumented } from "./endpoint-spec.js";
+import type { EndpointSpec } from "./endpoint-spec.js";
+import { BASE_TOKEN_LIST, DATA_PRICE, stamped, TOKEN_LISTS, undocumented, VENUES } from "./endpoint-spec.js";
 import {
   AGENT_RECORD,
   DIRECTORY_RECORD,
@@ -29,20 +30,6 @@ import {
   TA_RECORD,
   TRENDING_RECORD,
 } from "./shapes.js";
-
-/**
- * The venues perp intelligence serves (docs/api-notes.md, "Perp intelligence"): `dex` is required on the
- * newer path; the older path is Hyperliquid's alone.
- */
-const VENUES = {
-  param: "dex",
-  noun: "venue",
-  // biome-ignore format: the ten venues in the docs' order, two lines
-  values: ["hyperliquid", "nado", "paradex", "pacifica", "avantis",
-    "lighter", "aster", "grvt", "variational", "extended"],
-  default: "hyperliquid",
-  olderPathServes: ["hyperliquid"],
-} as const satisfies FanOut;
 
 export const ENDPOINTS = {
   market: {
@@ -401,11 +388,6 @@ export type RecordKind =
 /** The shape of a kind's records (undefined for "any": an endpoint the docs do not show). */
 export function shapeOf(kind: RecordKind): Shape | undefined {
   return kind === "any" ? undefined : (ENDPOINTS[kind] as EndpointSpec).shape;
-}
-
-/** Every path an endpoint answers to: both generations and the aliases. */
-export function pathsOf(endpoint: EndpointSpec): string[] {
-  return [endpoint.path, ...(endpoint.newerPath ? [endpoint.newerPath] : []), ...endpoint.aliases];
 }
 
 /** The registry entry a command reads, by the command's name (not one it reads with a flag). */
