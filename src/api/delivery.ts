@@ -15,7 +15,8 @@ export interface DeliveryRules {
  * live service repeats some), a record's rows, those the filter keeps, up to the limit.
  */
 export class Delivery {
-  private readonly seen = new CompactIdSet();
+  /** The ids the walk has read: those given to keep(), and those its pages' walk saw (PageWalk.seen). */
+  readonly seen = new CompactIdSet();
   /** Rows delivered so far. */
   delivered = 0;
 

@@ -221,7 +221,7 @@ export function pagesOf(
   client: Requester,
   recordQuery: RecordQuery,
   query: Query,
-  walk: Pick<PageWalk, "wanted" | "prefetch" | "firstPage">,
+  walk: Pick<PageWalk, "wanted" | "prefetch" | "firstPage" | "seen">,
 ): AsyncGenerator<Page> {
   return walkPages({
     fetch: (page) => fetchPage(client, recordQuery.endpoint, query, page, recordQuery.signal),

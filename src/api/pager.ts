@@ -145,6 +145,11 @@ export interface PageWalk {
   /** The page the walk starts at (default 1); maxPages counts from it. */
   firstPage?: number;
   /**
+   * The ids read before this walk began: a walk resumed at a later page knows them, so what those
+   * pages gave is a repeat on this one too (default: none).
+   */
+  seen?: CompactIdSet;
+  /**
    * Request the following pages as soon as page 1 is read, before it is consumed (off when each
    * request costs money: a consumer that fails on page 1 would throw the next pages away).
    */
@@ -153,8 +158,9 @@ export interface PageWalk {
 
 /** Recognises a page that brings nothing new: every id already seen, or the same records again. */
 class Novelty {
-  private readonly ids = new CompactIdSet();
   private readonly pages = new Set<string>();
+
+  constructor(private readonly ids: CompactIdSet) {}
 
   /** Records the page; false when it adds nothing to what came before. */
   add(page: Page): boolean {
@@ -204,7 +210,7 @@ export async function* walkPages(walk: PageWalk): AsyncGenerator<Page> {
   const start = walk.firstPage ?? 1;
   /** The last page the ceiling allows. */
   const end = start - 1 + maxPages;
-  const novelty = new Novelty();
+  const novelty = new Novelty(walk.seen ?? new CompactIdSet());
   const first = await walk.fetch(start);
   novelty.add(first);
   // A page size of 0, negative or not a whole number says nothing: the spec's, or page 1's, stands.

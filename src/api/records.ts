@@ -118,6 +118,7 @@ async function* walkQueryPages(
           wanted: () => delivery.remaining,
           prefetch: recordQuery.prefetch,
           firstPage: recordQuery.firstPage,
+          seen: delivery.seen,
         });
   let pagesDone = 0;
   let pageCount: number | undefined;

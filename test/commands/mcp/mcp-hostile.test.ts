@@ -212,6 +212,38 @@ describe("tokenintel mcp against a hostile server", () => {
     const other = await client.callTool({ name: "market", arguments: { chain: "base", limit: 5, cursor } });
     expect(text(other)).toMatch(/^cursor: it continues a call with other arguments/);
   });
+
+  it("a continuation after a failed page delivers no record the walk gave before", async () => {
+    let failures = 0;
+    const listing = await servers.stub((req, res) => {
+      const page = Number(param(req, "page") ?? 1);
+      // Page 2 fails once; read again, it repeats a record of page 1 (as the live service does).
+      if (page === 2 && failures++ === 0) return sendJson(res, { success: false, error: "busy" }, 500);
+      const ids = page === 1 ? Array.from({ length: 30 }, (_, i) => `a${i}`) : ["a5", "b0", "b1"];
+      sendJson(res, {
+        success: true,
+        data: ids.map((id) => ({ id, token_info: { symbol: id.toUpperCase() } })),
+        meta: { pagination: { page, pageSize: 30, pageCount: 2, total: 60 } },
+      });
+    });
+    const { client } = await start(listing.url, ["--retries", "0"]);
+    const args = { chain: "base", limit: 100 };
+    const first = (await client.callTool({ name: "market", arguments: args })) as CallToolResult;
+    const answer = first.structuredContent as { count: number; next_cursor?: string; notes?: string[] };
+    expect(answer.count).toBe(30);
+    expect(answer.notes?.join("\n")).toMatch(/page 2 failed: .*next_cursor tries it again/);
+    const next = (await client.callTool({
+      name: "market",
+      arguments: { ...args, cursor: answer.next_cursor },
+    })) as CallToolResult;
+    const records = (next.structuredContent as { records: Array<{ id: string }> }).records;
+    expect(records.map((r) => r.id)).toEqual(["b0", "b1"]);
+    expect(listing.requests.map((q) => new URL(q.url, "http://x").searchParams.get("page"))).toEqual([
+      "1",
+      "2",
+      "2",
+    ]);
+  });
 });
 
 describe("tokenintel mcp against a hostile client", () => {
