@@ -141,3 +141,18 @@ export function padEndWidth(text: string, width: number): string {
 export function padStartWidth(text: string, width: number): string {
   return " ".repeat(Math.max(0, width - displayWidth(text))) + text;
 }
+
+/** Rows of plain text in columns two spaces apart, each as wide as its widest cell; no trailing space. */
+export function alignColumns(rows: readonly (readonly string[])[]): string {
+  const widths = (rows[0] ?? []).map((_, column) =>
+    Math.max(...rows.map((row) => displayWidth(row[column] ?? ""))),
+  );
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => padEndWidth(cell, widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}

@@ -369,19 +369,11 @@ function helpRow(rule: RiskRule): string[] {
   }
 }
 
-/** The rules as a plain-text table, for `check --help` (and the README): threshold rules first. */
-export function thresholdTable(): string {
+/** The rules as rows of a plain-text table, for `check --help`: its header, then threshold rules first. */
+export function thresholdRows(): string[][] {
   const rows: string[][] = [["rule", "field", "medium", "high"]];
   for (const rule of THRESHOLDS) rows.push(helpRow(rule as RiskRule));
   for (const rule of RISK_RULES)
     if (!(THRESHOLDS as readonly RiskRule[]).includes(rule)) rows.push(helpRow(rule));
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return rows;
 }

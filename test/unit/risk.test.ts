@@ -8,7 +8,7 @@ import {
   type RiskRule,
   reaches,
   THRESHOLDS,
-  thresholdTable,
+  thresholdRows,
 } from "../../src/risk/rules.js";
 
 // Each rule at, just below and just past each of its thresholds.
@@ -157,10 +157,10 @@ describe("assessRisk", () => {
     expect(reaches("medium", "medium")).toBe(true);
     expect(reaches("low", "medium")).toBe(false);
     expect(reaches("medium", "high")).toBe(false);
-    const table = thresholdTable();
-    for (const rule of THRESHOLDS) expect(table).toContain(rule.label);
-    expect(table).toContain("fresh dev wallet");
-    expect(table).toContain("rug status");
+    const labels = thresholdRows().map((row) => row[0]);
+    for (const rule of THRESHOLDS) expect(labels).toContain(rule.label);
+    expect(labels).toContain("fresh dev wallet");
+    expect(labels).toContain("rug status (agents)");
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  alignColumns,
   charWidth,
   displayWidth,
   padEndWidth,
@@ -151,5 +152,17 @@ describe("padding", () => {
       expect(padEndWidth(name, 6).endsWith("    ")).toBe(true);
       expect(padStartWidth(name, 6).startsWith("    ")).toBe(true);
     }
+  });
+});
+
+describe("alignColumns", () => {
+  it("lines columns up by the cells a terminal draws, two spaces apart, with no trailing space", () => {
+    const text = alignColumns([
+      ["NAME", "CAP", "NOTE"],
+      ["日本語x", "1", ""],
+      ["longer", "", "-"],
+    ]);
+    // 日本語x is four characters and seven cells, the widest cell of its column: "longer" pads to it.
+    expect(text).toBe(["NAME     CAP  NOTE", "日本語x  1", "longer        -"].join("\n"));
   });
 });

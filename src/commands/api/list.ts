@@ -1,4 +1,5 @@
 import { ENDPOINTS, type EndpointSpec } from "../../contract/endpoints.js";
+import { alignColumns } from "../../output/width.js";
 
 // `tokenintel api --list`: the registry (contract/endpoints.ts) as a table: every endpoint the
 // provider documents, its method, its paths (the newer generation's where the docs renamed it), its
@@ -20,13 +21,5 @@ export function endpointRows(): string[][] {
 /** The rows under their headers, each column as wide as its widest cell. */
 export function endpointListing(): string {
   const rows = [[...HEADERS], ...endpointRows()];
-  const widths = HEADERS.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return `${rows
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n")}\n`;
+  return `${alignColumns(rows)}\n`;
 }

@@ -3,7 +3,8 @@ import { ADDRESSES, CHAIN, IDS, TICKERS } from "../../flags/data.js";
 import { OUTPUT_FLAGS } from "../../flags/output.js";
 import { PAYMENT_FLAGS } from "../../flags/payment.js";
 import { flagTable } from "../../flags/table.js";
-import { thresholdTable } from "../../risk/rules.js";
+import { alignColumns } from "../../output/width.js";
+import { thresholdRows } from "../../risk/rules.js";
 import { defineCommand } from "../command.js";
 
 const MARKET_PATH = ENDPOINTS.market.path;
@@ -45,7 +46,7 @@ row says so. With --pay each request costs ${ENDPOINTS.market.price} USDC (marke
 A token's level is the highest any rule gives it; low when none applies. Values are compared
 exactly from their digits; a value at a threshold reaches it.
 
-${thresholdTable()}
+${alignColumns(thresholdRows())}
 
 Exit codes: 0 ok; 3 with --fail-on when any token reaches that level; 1 when a token named has no
 data (no verdict is given for it); 2 usage; 4 auth.`,

@@ -1,5 +1,6 @@
 import type { RunContext } from "../../../context.js";
 import { type CliError, UsageError } from "../../../errors.js";
+import { alignColumns } from "../../../output/width.js";
 import {
   changeTokens,
   checkName,
@@ -61,15 +62,7 @@ function rows(tokens: readonly StoredToken[]): string {
     ["NAME", "DAILY CAP", "MAX SPEND", "CREATED", "LAST USED"],
     ...tokens.map((t) => [t.name, t.dailyCap ?? "-", t.maxSpend ?? "-", when(t.created), when(t.lastUsed)]),
   ];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  return table
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return alignColumns(table);
 }
 
 export async function listTokens(ctx: RunContext): Promise<void> {
