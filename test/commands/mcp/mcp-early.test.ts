@@ -315,7 +315,11 @@ describe("answerEarly: when it stops reading", () => {
     const stdout = new PassThrough();
     const began = Date.now();
     const read = answerEarly(stdin, stdout, [], false, waits).then((r) => ({ ...r, ms: Date.now() - began }));
-    const written = () => String(stdout.read() ?? "");
+    // Everything written, however the stream splits it into chunks (a large answer may still sit in
+    // the writable side's buffer when the read resolves, as on Node 26).
+    const chunks: Buffer[] = [];
+    stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const written = () => Buffer.concat(chunks).toString();
     return { stdin, read, written };
   };
 
