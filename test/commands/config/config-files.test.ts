@@ -1,4 +1,4 @@
-import { chmodSync, chownSync } from "node:fs";
+import { chmodSync, chownSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useServers } from "../../e2e/fixtures.js";
@@ -34,25 +34,33 @@ describe("a config store that is not the user's own and private", () => {
     }
   }
 
-  // Only root can hand a file to another user (uid 65534): these two run where the runner is root.
-  // The same checks run everywhere as unit tests with an injected stat (test/unit/terminal-safety.test.ts).
-  const canChown = process.getuid?.() === 0;
-  it.runIf(canChown)("refuses a config file owned by another user (as root: chowned to nobody)", async () => {
+  // Root hands the file to nobody (uid 65534); anyone else cannot, so it puts in its place a link to a
+  // file root owns (the readers follow links, as they would to read it). The same checks run with an
+  // injected stat as unit tests (test/unit/terminal-safety.test.ts).
+  const asRoot = process.getuid?.() === 0;
+  const other = asRoot ? 65534 : 0;
+
+  it(`refuses a config file owned by another user (uid ${other})`, async () => {
     await expectRefused(
-      (_, file) => chownSync(file, 65534, 65534),
-      /^tokenintel: the config file .*config\.json is not yours \(owner uid 65534\); remove it, or set TOKENINTEL_CONFIG_DIR/,
+      (_, file) => {
+        if (asRoot) return chownSync(file, other, other);
+        rmSync(file);
+        symlinkSync("/etc/passwd", file);
+      },
+      new RegExp(
+        `^tokenintel: the config file .*config\\.json is not yours \\(owner uid ${other}\\); remove it, or set TOKENINTEL_CONFIG_DIR`,
+      ),
     );
   });
 
-  it.runIf(canChown)(
-    "refuses a config folder owned by another user (as root: chowned to nobody)",
-    async () => {
-      await expectRefused(
-        (home) => chownSync(home, 65534, 65534),
-        /^tokenintel: the config folder .* is not yours \(owner uid 65534\)/,
-      );
-    },
-  );
+  // A folder of another user's that holds a config file only root can make: as anyone else, this one
+  // is left to the root runs (CI runs the suite as root on every Node line, and as nobody once).
+  it.runIf(asRoot)(`refuses a config folder owned by another user (uid ${other})`, async () => {
+    await expectRefused(
+      (home) => chownSync(home, other, other),
+      new RegExp(`^tokenintel: the config folder .* is not yours \\(owner uid ${other}\\)`),
+    );
+  });
 
   it("says so when the stored key is read from a file others can read, and keeps working", async () => {
     const home = fresh();
