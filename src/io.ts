@@ -202,11 +202,16 @@ export class IO {
     const { spawn } = await import("node:child_process");
     // As git does, for whatever pager runs: LESS=FRX (-F quit when it fits, -R show colours, -X
     // leave the screen as is) and LV=-c (lv shows colours) unless the user set them. PAGER=less
-    // with LESS unset showed the table's colours as raw escape codes.
+    // with LESS unset showed the table's colours as raw escape codes. And less reads what it is
+    // given as the text is written: UTF-8 unless the locale asks for ASCII (with no locale set,
+    // less took each byte of … and ₇ for a character of its own and broke the lines).
     const env = {
       ...this.env,
       ...(this.env.LESS === undefined ? { LESS: "FRX" } : {}),
       ...(this.env.LV === undefined ? { LV: "-c" } : {}),
+      ...(this.stdoutAscii || this.env.LESSCHARSET !== undefined || this.env.LESSCHARDEF !== undefined
+        ? {}
+        : { LESSCHARSET: "utf-8" }),
     };
     // A plain command line runs as it is (the pager alone gets Ctrl-C); one with shell syntax through sh, as git does.
     const [program, ...args] = /[|&;<>()$`\\"'*?[#~=%]/.test(command.line)

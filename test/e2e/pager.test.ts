@@ -98,6 +98,26 @@ describe("long tables go through the pager on a terminal", () => {
     expect(readFileSync(join(dir.path, "pager-env"), "utf8")).toBe("-S|-a");
   });
 
+  it("less is told the text is UTF-8 (LESSCHARSET) when no locale says so, unless the user set a charset", async () => {
+    const path = `${bin}:${process.env.PATH}`;
+    const charset = script(
+      "charset-pager",
+      `printf '%s|%s' "\${LESSCHARSET-unset}" "\${LESSCHARDEF-unset}" > ${dir.path}/pager-charset\ncat`,
+    );
+    const seen = async (env: Record<string, string>) => {
+      const t = terminal(LONG, { PATH: path, PAGER: charset, ...env });
+      expect(await t.exited).toBe(0);
+      return readFileSync(join(dir.path, "pager-charset"), "utf8");
+    };
+    // No locale at all (env -i, a bare container): the table is written in UTF-8, so less must read it so.
+    expect(await seen({ LANG: "", LC_ALL: "", LC_CTYPE: "" })).toBe("utf-8|unset");
+    expect(await seen({ LANG: "C.UTF-8" })).toBe("utf-8|unset");
+    expect(await seen({ LANG: "", LESSCHARSET: "latin1" })).toBe("latin1|unset");
+    expect(await seen({ LANG: "", LESSCHARDEF: "8bcccbcc18b95.b" })).toBe("unset|8bcccbcc18b95.b");
+    // An ASCII locale gets ASCII text: less's own charset reads it.
+    expect(await seen({ LANG: "C", LC_ALL: "C" })).toBe("unset|unset");
+  });
+
   it("TOKENINTEL_PAGER wins over PAGER", async () => {
     const mine = script("mine", 'echo "MINE-START"\ncat');
     const t = terminal(LONG, { PAGER: markerPager(), TOKENINTEL_PAGER: mine });
