@@ -34,8 +34,23 @@ const UNIT_WORDS: Record<SpanUnit, string> = {
   y: "years",
 };
 
-/** The grammar in a message: the spans a value may be. */
-export const GRAMMAR = "such as 30s, 10m, 2h, 7d, 2w, 6mo or 1y (m is minutes, mo months)";
+/** Spans a message shows as examples, with their length (a month and a year at their shortest). */
+const EXAMPLES: ReadonlyArray<readonly [string, number]> = [
+  ["30s", 30_000],
+  ["10m", 600_000],
+  ["2h", 7_200_000],
+  ["7d", 7 * 86_400_000],
+  ["2w", 14 * 86_400_000],
+  ["6mo", 181 * 86_400_000],
+  ["1y", 365 * 86_400_000],
+];
+
+/** The grammar in a message: spans a value may be, none longer than `max` ms (a flag's own bound). */
+export function grammar(max = Number.POSITIVE_INFINITY): string {
+  const shown = EXAMPLES.filter(([, ms]) => ms <= max).map(([text]) => text);
+  const units = shown.includes("6mo") ? "m is minutes, mo months" : "m is minutes";
+  return `such as ${shown.slice(0, -1).join(", ")} or ${shown.at(-1)} (${units})`;
+}
 
 const SPAN = /^(\d+(?:\.\d+)?)(ms|s|mo|m|h|d|w|y)?$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -88,11 +103,11 @@ export function spanWords(span: Span): string {
 }
 
 /**
- * The message for text the grammar does not read: what was expected (a span, and `points` when a
- * point in time is asked for: "a date (YYYY-MM-DD)"), and what was given.
+ * The message for text the grammar does not read: what was expected (a span no longer than `max`
+ * ms, and `points` when a point in time is asked for: "a date (YYYY-MM-DD)"), and what was given.
  */
-export function notInGrammar(text: string, points?: string, what = "a span"): string {
-  return `expected ${what} ${GRAMMAR}${points ? `, or ${points}` : ""}, got ${JSON.stringify(text)}`;
+export function notInGrammar(text: string, points?: string, what = "a span", max?: number): string {
+  return `expected ${what} ${grammar(max)}${points ? `, or ${points}` : ""}, got ${JSON.stringify(text)}`;
 }
 
 /** What a length of time may be for one flag: from `min` to `max` ms, and why no longer. */
@@ -115,7 +130,8 @@ export function readLength(text: string, limits: LengthLimits): number | string 
   if (DATE.test(text.trim()))
     return `a date is a day, not a length of time: give a span such as 30s or 10m, got ${JSON.stringify(text)}`;
   const span = readWhen("", text);
-  if (span?.kind !== "span") return notInGrammar(text, undefined, limits.what);
+  // Its examples are lengths the flag takes: --timeout's hint does not offer 7d and then refuse it.
+  if (span?.kind !== "span") return notInGrammar(text, undefined, limits.what, limits.max);
   const ms = Math.round(spanMs(span));
   if (!(ms <= limits.max))
     return `too long: at most ${limits.maxText} (${limits.why}), got ${JSON.stringify(text)}`;

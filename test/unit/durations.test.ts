@@ -49,9 +49,11 @@ describe("--timeout and --watch: a length, up to a day", () => {
     expect(() => timeout("1mo")).toThrow("--timeout: too long: at most 24h");
     expect(() => timeout("2026-01-01")).toThrow("--timeout: a date is a day, not a length of time");
     expect(() => timeout("0")).toThrow('--timeout: expected a length above 0, got "0"');
+    // Its examples are lengths it takes: none past its 24 hours.
     expect(() => timeout("soon")).toThrow(
-      "--timeout: expected a span such as 30s, 10m, 2h, 7d, 2w, 6mo or 1y",
+      '--timeout: expected a span such as 30s, 10m or 2h (m is minutes), got "soon"',
     );
+    for (const example of ["30s", "10m", "2h"]) expect(timeout(example)).toBeGreaterThan(0);
   });
 });
 
@@ -66,6 +68,10 @@ describe("--cache: a time to live, up to a week", () => {
     expect(() => ttl("8d")).toThrow("--cache: too long: at most 7d (market data a week old is no answer");
     expect(() => ttl("1y")).toThrow("--cache: too long: at most 7d");
     expect(() => ttl("2026-01-01")).toThrow("--cache: a date is a day, not a length of time");
+    expect(() => ttl("soon")).toThrow(
+      "--cache: expected a time to live (0 turns the cache off) such as 30s, 10m, 2h or 7d (m is minutes), got",
+    );
+    for (const example of ["30s", "10m", "2h", "7d"]) expect(ttl(example)).toBeGreaterThan(0);
   });
 });
 

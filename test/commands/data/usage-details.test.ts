@@ -68,7 +68,7 @@ describe("a whole number too large for its flag says so", () => {
     // --watch's value may be left out; a bad one still gets the duration's message, not zod's "Invalid input".
     await usageError(
       ["market", "-c", "base", "--watch", "soon"],
-      /^tokenintel: --watch: expected a span such as 30s, 10m, 2h/,
+      /^tokenintel: --watch: expected a span such as 30s, 10m or 2h \(m is minutes\), got "soon"/,
     );
   });
   it("a setting too large names the setting", () =>

@@ -57,12 +57,12 @@ describe("usage errors: exit 2 before any request", () => {
     [
       "bad timeout",
       ["--timeout", "soon", "market", "-c", "base"],
-      /--timeout: expected a span such as 30s, 10m, 2h/,
+      /--timeout: expected a span such as 30s, 10m or 2h \(m is minutes\)/,
     ],
     [
       "bad timeout before a command that makes no request",
       ["--timeout", "soon", "config", "list"],
-      /--timeout: expected a span such as 30s, 10m, 2h/,
+      /--timeout: expected a span such as 30s, 10m or 2h \(m is minutes\)/,
     ],
     // One grammar of durations; each flag refuses what makes no sense for it, saying why.
     [
