@@ -77,7 +77,7 @@ function smallAnswers(commands: ToolCommand[]): string[] {
       "- `--limit n` stops after n records, requesting only the pages needed; `--where 'path>value'` filters (`= != > >= < <=`, `~` for a substring); `--sort path:desc` sorts (it reads every page first).",
       "- `tokenintel schema <command>` describes a command's options and fields as JSON.",
     ].join("\n"),
-    "The fields worth asking for first, per command:",
+    "The fields worth asking for first, per command (a list names each form the service may send a field in, so a record has some of them: a field no record had is named in a warning on stderr, and the exit code stays 0):",
     compact.map((c) => `- ${c.module.name}: \`--fields ${c.tool.compact!.join(",")}\``).join("\n"),
   ];
 }
@@ -110,7 +110,7 @@ function exitCodes(): string[] {
         ([name, code]) => `| ${code} | ${EXIT_MEANINGS[name as keyof typeof ExitCode]} |`,
       ),
     ].join("\n"),
-    "Errors are one line on stderr, `tokenintel: <message>`; stdout carries data only.",
+    "An error ends the run with one line on stderr, `tokenintel: <message>`, after any warnings (a retry, a field no record had); stdout carries data only.",
   ];
 }
 
