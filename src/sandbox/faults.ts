@@ -4,7 +4,7 @@
 import { rng } from "./tokens.js";
 
 export interface FaultOptions {
-  /** Added latency per request, in ms. */
+  /** Each answer leaves this many ms after its request came, the sandbox's work inside them. */
   latencyMs?: number;
   /** 502 Bad Gateway. */
   failRate?: number;

@@ -36,12 +36,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const instruments = new Instruments(options, desk.payments);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     const url = new URL(req.url ?? "/", "http://sandbox");
     if (instruments.answersFirst(url, res)) return;
     const body = req.method === "POST" ? await readBody(req) : "";
-    const { fault, random } = await instruments.faultFor(req, url, body);
-    if (instruments.answersInstead(fault, req, res)) return;
+    const { fault, random } = instruments.faultFor(req, url, body);
+    if (fault && instruments.injects(fault)) {
+      await instruments.latency(arrived);
+      instruments.answerInstead(fault, req, res);
+      return;
+    }
     const answer = await serve({ req, url, body, random }, ctx, desk);
+    await instruments.latency(arrived);
     if (!instruments.truncates(fault, answer, req, res)) write(res, answer);
   }
 

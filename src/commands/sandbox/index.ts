@@ -29,7 +29,12 @@ const flags = flagTable({
     description: "the API key it accepts (default: the printed demo key)",
     kind: "text",
   },
-  latency: { flags: "--latency <ms>", description: "added latency per request", kind: "whole" },
+  latency: {
+    flags: "--latency <ms>",
+    description:
+      "each answer leaves this many ms after its request came, as over a network (the sandbox's own work inside it)",
+    kind: "whole",
+  },
   live: {
     flags: "--live <interval>",
     description:
