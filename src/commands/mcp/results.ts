@@ -78,7 +78,13 @@ export function compactFields(
 const str = { type: "string" };
 const int = { type: "integer" };
 const list = (items: JsonSchema) => ({ type: "array", items });
-const textOrNull = { type: ["string", "null"] };
+/**
+ * A value that may be null, as branches of one type each: `type: [..., "null"]` is JSON Schema too,
+ * but clients that map tool schemas onto a one-type dialect (Gemini's function declarations) drop
+ * or refuse it (the inspector's --strict warned 17 times).
+ */
+const orNull = (type: string) => ({ anyOf: [{ type }, { type: "null" }] });
+const textOrNull = orNull("string");
 
 /** What every answer may carry beside its data. */
 const COMMON: Record<string, JsonSchema> = {
@@ -99,7 +105,7 @@ export function recordsSchema(): JsonSchema {
       more: { type: "boolean" },
       next_cursor: str,
       fields: list(str),
-      pages: { type: "object", properties: { read: int, total: { type: ["integer", "null"] } } },
+      pages: { type: "object", properties: { read: int, total: orNull("integer") } },
       missing: list(str),
       ...COMMON,
     },
