@@ -44,8 +44,8 @@ describe("tokenintel mcp: a tool list an agent can afford", () => {
     const withoutOutput = tools.map(({ outputSchema: _, ...rest }) => rest);
     expect(Buffer.byteLength(JSON.stringify(withoutOutput))).toBeLessThanOrEqual(10 * 1024);
     expect(Buffer.byteLength(JSON.stringify({ tools }))).toBeLessThanOrEqual(20 * 1024);
+    // One type, or branches of one type each (a type list is dropped by one-type dialects).
     for (const tool of tools)
-      // One type, or branches of one type each (a type list is dropped by one-type dialects).
       for (const [path, prop] of properties(tool.outputSchema as Record<string, unknown>))
         expect(
           typeof prop.type === "string" ||
