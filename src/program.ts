@@ -125,13 +125,15 @@ function defineCommand(cmd: Command, module: CommandModule, contextFor: ContextF
   const examples = module.examples?.length
     ? `\nExamples:\n${module.examples.map((line) => `  $ ${line}`).join("\n")}\n`
     : "";
-  const notes = module.notes ? reflow(module.notes) : undefined;
   cmd.configureHelp({
     ...cmd.configureHelp(),
-    formatHelp: (command: Command, helper: Help) =>
-      `${Help.prototype.formatHelp.call(helper, command, helper)}${globalsBriefly(command, helper)}${examples}${
+    formatHelp: (command: Command, helper: Help) => {
+      // Read when help is shown: a command's notes may be made from tables (check's rules).
+      const notes = module.notes ? reflow(module.notes) : undefined;
+      return `${Help.prototype.formatHelp.call(helper, command, helper)}${globalsBriefly(command, helper)}${examples}${
         notes ? `\n${wrapNotes(notes, (line) => helper.boxWrap(line, helper.helpWidth ?? 80))}\n` : ""
-      }`,
+      }`;
+    },
   });
   for (const sub of module.subcommands ?? []) defineCommand(cmd.command(sub.name), sub, contextFor);
   const run = module.run;

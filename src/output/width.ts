@@ -13,16 +13,30 @@ const NARROW = /^[\x00-\x1a\x1c-\x7f]*$/;
 /** Below U+0300 but ESC: one cell a character, each a cluster of its own (CR LF aside). */
 const SIMPLE = /^[\x00-\x1a\x1c-\u02ff]*$/;
 /**
+ * A pattern made on first use: a Unicode property class costs ~1 ms to build, at every start that
+ * would otherwise make it (most runs measure no character past U+02FF).
+ */
+function lazyPattern(make: () => RegExp): () => RegExp {
+  let pattern: RegExp | undefined;
+  return () => {
+    pattern ??= make();
+    return pattern;
+  };
+}
+
+/**
  * Characters that draw nothing: combining marks, ZWJ, ZWSP, variation selectors, other default-
  * ignorables; but the Hangul fillers (letters, ㅤ U+3164) show as the blank cells they are.
  */
-const INVISIBLE = /^(?!\p{Lo})[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
+const invisible = lazyPattern(() => /^(?!\p{Lo})[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u);
 /**
  * Two cells whatever the base: the emoji form asked for (U+FE0F: ❤️, the keycap 1️⃣), a skin tone
  * (☝🏽), a flag (two regional indicators), emoji joined by ZWJ (👨‍👩‍👧‍👦).
  */
-const EMOJI_SEQUENCE =
-  /\uFE0F|\p{Emoji_Modifier}|^\p{Regional_Indicator}\p{Regional_Indicator}|^\p{Extended_Pictographic}.*\u200D\p{Extended_Pictographic}/u;
+const emojiSequence = lazyPattern(
+  () =>
+    /\uFE0F|\p{Emoji_Modifier}|^\p{Regional_Indicator}\p{Regional_Indicator}|^\p{Extended_Pictographic}.*\u200D\p{Extended_Pictographic}/u,
+);
 
 /**
  * The characters a cluster's width can depend on beyond the sum of its characters' (the parts of
@@ -49,7 +63,7 @@ function clusters(text: string): Iterable<Intl.SegmentData> {
 export function charWidth(cluster: string): number {
   // Below U+0300 (ASCII, Latin-1, Latin Extended) a character alone is one cell.
   if (cluster.length === 1 && cluster.charCodeAt(0) < 0x300) return 1;
-  if (cluster.length > 1 && EMOJI_SEQUENCE.test(cluster)) return 2;
+  if (cluster.length > 1 && emojiSequence().test(cluster)) return 2;
   let width = 0;
   let inside = false;
   for (const ch of cluster) {
@@ -63,7 +77,7 @@ export function charWidth(cluster: string): number {
 function codePointWidth(ch: string, inside: boolean): number {
   const code = ch.codePointAt(0)!;
   if (code < 0x300) return 1;
-  if (INVISIBLE.test(ch)) return 0;
+  if (invisible().test(ch)) return 0;
   // Hangul vowel and final consonant jamo join the syllable their initial consonant draws.
   if (inside && ((code >= 0x1160 && code <= 0x11ff) || (code >= 0xd7b0 && code <= 0xd7ff))) return 0;
   return eastAsianWidth(code);

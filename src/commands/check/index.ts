@@ -38,7 +38,10 @@ export default defineCommand({
     "tokenintel check --sandbox -c base --tickers AERO --fail-on high && echo 'AERO passes'",
     "tokenintel check --sandbox -c base --tickers VIRTUAL,LUNA --json | jq '.[] | {symbol, level}'",
   ],
-  notes: `check reads two endpoints for the tokens named, one request each for every 30 tokens: the
+  // A getter: the rules' table is laid out when help is shown, not at every run's start (measuring
+  // its cells as a terminal draws them compiles Unicode tables, ~2 ms).
+  get notes() {
+    return `check reads two endpoints for the tokens named, one request each for every 30 tokens: the
 market (${MARKET_PATH}) for the figures the rules read, and the agents (${AGENTS_PATH}) for the
 service's own rug status. A token the agents endpoint does not know is judged without it, and its
 row says so. With --pay each request costs ${ENDPOINTS.market.price} USDC (market) and ${ENDPOINTS.agents.price} USDC (agents).
@@ -49,7 +52,8 @@ exactly from their digits; a value at a threshold reaches it.
 ${alignColumns(thresholdRows())}
 
 Exit codes: 0 ok; 3 with --fail-on when any token reaches that level; 1 when a token named has no
-data (no verdict is given for it); 2 usage; 4 auth.`,
+data (no verdict is given for it); 2 usage; 4 auth.`;
+  },
   // check reads market and agents: a verdict of tokenintel's own, not an endpoint's, so its tool is its own.
   tool: {
     name: "check",
