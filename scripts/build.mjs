@@ -1,12 +1,13 @@
 // Bundles src/entry/cli.ts into dist/ with code splitting, so each command, the sandbox and the heavy
 // dependencies load only when a run needs them.
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { coreChunk } from "./core-chunk.mjs";
 import { bundledPackageDirs, describePackages, problemsOf, renderNotices } from "./notices.mjs";
+import { importScript } from "./ts-script.mjs";
 import { undiciPublic } from "./undici-public.mjs";
 
 // undici's HTTP/1 client requires its HTTP/2 client at load time, and that loads node:http2 and
@@ -153,26 +154,10 @@ for (const file of legalFiles) {
 }
 await writeFile(new URL("THIRD_PARTY_NOTICES", dist), renderNotices(packages, [...comments].join("\n\n")));
 // The man page and the help pages, from the program with every command defined: each script is
-// bundled on its own (dependencies left to node_modules, which a build always has) and run once.
-await mkdir(new URL("../.cache/", import.meta.url), { recursive: true });
-async function runScript(name) {
-  const entry = new URL(`../.cache/${name}.mjs`, import.meta.url);
-  await build({
-    entryPoints: [`scripts/${name}.ts`],
-    outfile: fileURLToPath(entry),
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20.18",
-    packages: "external",
-    define: options.define,
-    logLevel: "warning",
-  });
-  return import(entry.href);
-}
-const { manPage } = await runScript("man-page");
+// bundled on its own and run once.
+const { manPage } = await importScript("man-page", options.define);
 await writeFile(new URL("tokenintel.1", dist), await manPage(pkg.version));
-const { helpPages } = await runScript("help-pages");
+const { helpPages } = await importScript("help-pages", options.define);
 await writeFile(new URL("help.json", dist), JSON.stringify(await helpPages()));
 
 // The metafile stays out of the package; the notices test reads it to know what was bundled.
