@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
+import { afterAll, beforeAll } from "vitest";
 import { run as runProgram } from "../../src/entry/run.js";
 import { baseEnv, type RunOptions, type RunResult, tempDir, transcript } from "../e2e/helpers.js";
 
@@ -16,6 +17,20 @@ export interface Stub {
   path: string;
   reply: (url: URL, body: string) => { status?: number; body: unknown };
   used: number;
+}
+
+/**
+ * A stub server for the file's tests: started before them, and after them checked (every stub
+ * used, every request answered) and closed. Register stubs on it at the file's top level.
+ */
+export function useStubServer(): StubServer {
+  const server = new StubServer();
+  beforeAll(() => server.start());
+  afterAll(async () => {
+    server.verify();
+    await server.close();
+  });
+  return server;
 }
 
 export class StubServer {

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { failingSubject } from "../../../src/commands/check/run.js";
-import { runCommand, StubServer } from "../harness.js";
+import { runCommand, useStubServer } from "../harness.js";
 
 // check's liquidity-against-market-cap share carries significant digits, so real
 // liquidity is never reported as "0"; JSON, CSV and the table give the same figure.
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
-let server: StubServer;
+const server = useStubServer();
 
 const RECORD = {
   id: "liq-1",
@@ -19,22 +19,15 @@ const RECORD = {
   token_metrics: { usd_price: "0.5", mcap: "1281803064.19", total_liquidity: "113640.82" },
 };
 
-beforeAll(async () => {
-  server = await new StubServer().start();
-  // The agents endpoint does not know the token: check judges it by its market record alone.
-  server.on("GET", "/v1/agents", () => ({ body: { success: true, data: [] } }));
-  server.on("GET", "/v1/crypto-market/", () => ({
-    body: {
-      success: true,
-      data: [RECORD],
-      meta: { pagination: { page: 1, pageSize: 100, pageCount: 1, total: 1 } },
-    },
-  }));
-});
-afterAll(async () => {
-  server.verify();
-  await server.close();
-});
+// The agents endpoint does not know the token: check judges it by its market record alone.
+server.on("GET", "/v1/agents", () => ({ body: { success: true, data: [] } }));
+server.on("GET", "/v1/crypto-market/", () => ({
+  body: {
+    success: true,
+    data: [RECORD],
+    meta: { pagination: { page: 1, pageSize: 100, pageCount: 1, total: 1 } },
+  },
+}));
 
 const check = (...format: string[]) =>
   runCommand(["check", "-c", "base", "--tickers", "THIN", ...format], { server, env: KEY });

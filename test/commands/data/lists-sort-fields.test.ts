@@ -1,33 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { dropDollar, itemsFromText } from "../../../src/commands/data/lists.js";
-import { runCommand, StubServer } from "../harness.js";
+import { runCommand, useStubServer } from "../harness.js";
 
 // What --sort with --limit requests, and the checks that stop a run before any request, in-process
 // against a stub server (behaviour against the sandbox is in lists-sort-fields-sandbox.test.ts).
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
 const PAGES = 7;
-let server: StubServer;
+const server = useStubServer();
 let pagesServed: number[] = [];
 
-beforeAll(async () => {
-  server = await new StubServer().start();
-  // 7 pages of 2 records; the largest mcap is on the last page.
-  server.on("GET", "/v1/crypto-market/", (url) => {
-    const page = Number(url.searchParams.get("page"));
-    pagesServed.push(page);
-    return {
-      body: {
-        success: true,
-        data: [0, 1].map((i) => ({ id: `t${page}-${i}`, token_metrics: { mcap: String(page * 10 + i) } })),
-        meta: { pagination: { page, pageSize: 2, pageCount: PAGES, total: PAGES * 2 } },
-      },
-    };
-  });
-});
-afterAll(async () => {
-  server.verify();
-  await server.close();
+// 7 pages of 2 records; the largest mcap is on the last page.
+server.on("GET", "/v1/crypto-market/", (url) => {
+  const page = Number(url.searchParams.get("page"));
+  pagesServed.push(page);
+  return {
+    body: {
+      success: true,
+      data: [0, 1].map((i) => ({ id: `t${page}-${i}`, token_metrics: { mcap: String(page * 10 + i) } })),
+      meta: { pagination: { page, pageSize: 2, pageCount: PAGES, total: PAGES * 2 } },
+    },
+  };
 });
 
 describe("--sort with --limit", () => {

@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCommand, StubServer } from "../harness.js";
+import { describe, expect, it } from "vitest";
+import { runCommand, useStubServer } from "../harness.js";
 
 // Usage errors of numbers and pages: a whole number too large for any flag says "too large"
 // (not "expected a whole number"), and --page past 1 with a list says the list has one page. Each
 // is exit 2, one line, before any request.
 
-let server: StubServer;
-beforeAll(async () => {
-  server = await new StubServer().start();
-});
-afterAll(async () => {
-  server.verify();
-  await server.close();
-});
+const server = useStubServer();
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
 const HUGE = "99999999999999999999";

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCommand, StubServer } from "../harness.js";
+import { describe, expect, it } from "vitest";
+import { runCommand, StubServer, useStubServer } from "../harness.js";
 
 // Usage errors: exit 2, one line naming the flag, and no request made (no client was even asked
 // for, and the stub server, which has no stubs, saw nothing).
 
-let server: StubServer;
-beforeAll(async () => {
-  server = await new StubServer().start();
-});
-afterAll(async () => {
-  server.verify();
-  await server.close();
-});
+const server = useStubServer();
 
 const KEY = { TOKENINTEL_API_KEY: "sk_test_key_123456" };
 
