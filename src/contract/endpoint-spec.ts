@@ -109,6 +109,15 @@ export interface EndpointSpec {
   mcp: McpPart | Without;
 }
 
+/** An endpoint that answers one thing, not a list: no pages, no chain, no tokens to name. */
+export const ONE_ANSWER = {
+  pageSize: 0,
+  chainRequired: false,
+  selectors: {},
+  selectorRequired: false,
+  maxSelectorItems: MAX_SELECTOR_ITEMS,
+} as const;
+
 export const TOKEN_LISTS = { ticker: "token_tickers", address: "token_addresses", id: "token_ids" } as const;
 export const BY_TICKER_OR_ADDRESS = { ticker: "token_tickers", address: "token_addresses" } as const;
 /** The Base-only endpoints that answer a list of tickers or addresses, unpaged. */
@@ -155,11 +164,7 @@ export function undocumented(
     ...(options.newerOf ? { newerPath: path } : {}),
     aliases: [path.endsWith("/") ? path.slice(0, -1) : `${path}/`],
     method: options.method ?? "GET",
-    pageSize: 0,
-    chainRequired: false,
-    selectors: {},
-    selectorRequired: false,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    ...ONE_ANSWER,
     views: [],
     price: options.price ?? DATA_PRICE,
     keyOptional: true,

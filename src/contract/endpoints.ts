@@ -18,7 +18,15 @@ export type {
 export { pathsOf } from "./endpoint-spec.js";
 
 import type { EndpointSpec } from "./endpoint-spec.js";
-import { BASE_TOKEN_LIST, DATA_PRICE, stamped, TOKEN_LISTS, undocumented, VENUES } from "./endpoint-spec.js";
+import {
+  BASE_TOKEN_LIST,
+  DATA_PRICE,
+  ONE_ANSWER,
+  stamped,
+  TOKEN_LISTS,
+  undocumented,
+  VENUES,
+} from "./endpoint-spec.js";
 import {
   AGENT_RECORD,
   DIRECTORY_RECORD,
@@ -293,11 +301,7 @@ export const ENDPOINTS = {
     path: "/v1/ask-loky",
     aliases: [],
     method: "POST",
-    pageSize: 0,
-    chainRequired: false,
-    selectors: {},
-    selectorRequired: false,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    ...ONE_ANSWER,
     views: ["default"],
     price: DATA_PRICE,
     keyOptional: false,
@@ -361,11 +365,7 @@ export const ENDPOINTS = {
     path: "/v1/mcp/",
     aliases: ["/v1/mcp"],
     method: "POST",
-    pageSize: 0,
-    chainRequired: false,
-    selectors: {},
-    selectorRequired: false,
-    maxSelectorItems: MAX_SELECTOR_ITEMS,
+    ...ONE_ANSWER,
     views: [],
     price: "0.10",
     keyOptional: false,
