@@ -42,6 +42,13 @@ interface Block {
 
 const HR = /^\s*(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/;
 
+/**
+ * The most of a list item's own indentation kept (four levels of nesting): the server writes it,
+ * and every wrapped line repeats it, so 2,000 spaces before a `-` would leave one cell a line.
+ */
+const MAX_INDENT = 8;
+const indent = (text: string) => text.replace(/\t/g, "  ").slice(0, MAX_INDENT);
+
 /** What one line of markdown is, styled. */
 function blockOf(line: string, chalk: ChalkInstance, width: number | undefined): Block {
   const heading = /^(#{1,6})\s+(.*)$/.exec(line);
@@ -50,9 +57,13 @@ function blockOf(line: string, chalk: ChalkInstance, width: number | undefined):
     return { mark: "", text: inline(heading[2]!, chalk), style: (text) => style(text) };
   }
   const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
-  if (bullet) return { mark: `${bullet[1]}  • `, text: inline(bullet[2]!, chalk) };
+  if (bullet) return { mark: `${indent(bullet[1]!)}  • `, text: inline(bullet[2]!, chalk) };
   const numbered = /^(\s*)(\d+)[.)]\s+(.*)$/.exec(line);
-  if (numbered) return { mark: `${numbered[1]}  ${numbered[2]}. `, text: inline(numbered[3]!, chalk) };
+  if (numbered)
+    return {
+      mark: `${indent(numbered[1]!)}  ${numbered[2]!.slice(0, 9)}. `,
+      text: inline(numbered[3]!, chalk),
+    };
   const quote = /^>\s?(.*)$/.exec(line);
   if (quote)
     return { mark: "  │ ", hang: "  │ ", text: inline(quote[1]!, chalk), style: (text) => chalk.dim(text) };
@@ -71,7 +82,8 @@ export function renderMarkdown(markdown: string, chalk: ChalkInstance, width?: n
     const block = fenced
       ? { mark: "    ", text: chalk.cyan(line), fixed: true }
       : blockOf(line, chalk, width);
-    out.push(...layOut(block, width));
+    // One at a time: a paragraph of millions of words is millions of lines, too many arguments for push().
+    for (const laid of layOut(block, width)) out.push(laid);
   }
   return `${out
     .join("\n")

@@ -194,6 +194,18 @@ describe("markdown", () => {
       "",
     ]);
   });
+  it("a server's indentation or length cannot blow the text up or stop it: indents kept to 8, any number of lines", () => {
+    const plain = new Chalk({ level: 0 });
+    // 2,000 spaces before a bullet: kept whole, every wrapped line repeated them, one word a line.
+    const deep = renderMarkdown(`${" ".repeat(2000)}- ${"a ".repeat(20_000)}`, plain, 80);
+    const lines = deep.trimEnd().split("\n");
+    expect(lines[0]).toBe(`${" ".repeat(8)}  • ${"a ".repeat(33)}a`);
+    expect(deep.length).toBeLessThan(50_000);
+    expect(renderMarkdown(`\t\t\t\t\t1. deep`, plain, 80)).toBe(`${" ".repeat(8)}  1. deep\n`);
+    // Millions of lines come out (push() of them all at once threw RangeError).
+    const long = renderMarkdown("word ".repeat(2_000_000), plain, 10);
+    expect(long.split("\n")).toHaveLength(1_000_001);
+  });
   it("never passes the server's own escape sequences through", () => {
     const out = renderMarkdown("# Hi\x1b]0;owned\x07 \x1b[2Jthere", new Chalk({ level: 0 }));
     expect(out).toBe("Hi there\n");
