@@ -50,7 +50,7 @@ function valueWords(flag: Flag): string {
   const parts: string[] = [];
   if (flag.choices) parts.push(`one of ${flag.choices.map(code).join(", ")}`);
   else if (KIND_WORDS[flag.kind]) parts.push(KIND_WORDS[flag.kind]);
-  if (flag.max !== undefined) parts.push(`at most ${flag.max}`);
+  if (flag.max !== undefined) parts.push(`at most ${flag.max}${flag.kind === "text" ? " characters" : ""}`);
   if (flag.suggest) parts.push(`e.g. ${flag.suggest.map(code).join(", ")}`);
   if (flag.default !== undefined) parts.push(`default ${code(flag.default)}`);
   return parts.join("; ");

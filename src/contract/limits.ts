@@ -33,3 +33,6 @@ export function formatBytes(bytes: number, compact = false): string {
   }
   return compact ? String(bytes) : `${bytes} bytes`;
 }
+
+/** The most characters of one item of a list flag, and of a text an agent may send (--ecosystem). */
+export const MAX_ITEM_LENGTH = 200;

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_PAGES } from "../contract/limits.js";
+import { DEFAULT_MAX_PAGES, MAX_ITEM_LENGTH } from "../contract/limits.js";
 import { SETTINGS } from "./settings-table.js";
 import { type Flag, flagTable } from "./table.js";
 
@@ -50,6 +50,7 @@ export const PAGING_FLAGS = flagTable({
     flags: "-e, --ecosystem <name>",
     description: "ecosystem filter, passed through as given (e.g. virtuals)",
     kind: "text",
+    max: MAX_ITEM_LENGTH,
     suggest: ["virtuals"],
   },
   limit: {

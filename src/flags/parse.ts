@@ -29,13 +29,17 @@ const share = () =>
     z.transform(Number),
   );
 
+/** Text of at most `max` characters (an agent's tool call is not bounded by a command line's length). */
+const textOfAtMost = (max: number) =>
+  z.string().check(z.refine((text) => Array.from(text).length <= max, `longer than ${max} characters`));
+
 function schemaOf(flag: Flag): Schema {
   const kind: FlagKind = flag.kind;
   switch (kind) {
     case "switch":
       return z.boolean();
     case "text":
-      return z.string();
+      return flag.max === undefined ? z.string() : textOfAtMost(flag.max);
     case "list":
       return listSchema(longName(flag));
     case "optionalList":

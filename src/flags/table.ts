@@ -53,7 +53,7 @@ export interface Flag<K extends FlagKind = FlagKind, C extends readonly string[]
   what?: string;
   /** For a choice, the message says "expected <this>, got ..." instead of "unknown <what> ...". */
   expected?: string;
-  /** The largest value a number flag takes. */
+  /** The largest value a number flag takes; for text, the most characters. */
   max?: number;
   /** The default commander fills in (shown in help). */
   default?: string;

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { CHAINS, type Chain } from "../contract/api.js";
-import { formatBytes, MAX_BODY_CAP_BYTES, MIN_BODY_CAP_BYTES } from "../contract/limits.js";
+import { formatBytes, MAX_BODY_CAP_BYTES, MAX_ITEM_LENGTH, MIN_BODY_CAP_BYTES } from "../contract/limits.js";
 import { UsageError } from "../errors.js";
 import { readLength } from "./durations.js";
 import { OUTPUT_FORMATS, type OutputFormat } from "./formats.js";
@@ -39,10 +39,17 @@ function onFirstUse<T>(make: () => Schema<T>): Schema<T> {
  */
 export function withValue(message: string, value: unknown): string {
   const quoted = JSON.stringify(value);
-  return typeof value === "string" && !message.includes("got ") && !message.includes(quoted)
-    ? `${message}, got ${quoted}`
-    : message;
+  if (typeof value !== "string" || message.includes("got ") || message.includes(quoted)) return message;
+  // A value of megabytes (an agent's argument, a variable) is named by its start and its length.
+  const shown =
+    quoted.length > MAX_SHOWN
+      ? `${quoted.slice(0, MAX_SHOWN)}… (${Array.from(value).length} characters)`
+      : quoted;
+  return `${message}, got ${shown}`;
 }
+
+/** The most of a bad value's JSON a message quotes. */
+const MAX_SHOWN = 80;
 
 /**
  * Runs a schema over a value; a failure is a usage error naming where the value came from and the
@@ -172,8 +179,6 @@ export const rateSchema = onFirstUse(() =>
 );
 
 export const MIN_RATE_PER_MINUTE = 0.001;
-
-export const MAX_ITEM_LENGTH = 200;
 
 /**
  * Splits comma-separated list flags (repeatable). A comma inside an item is written `\,`; every

@@ -1,6 +1,6 @@
 import type { RunContext } from "../../context.js";
+import { MAX_ITEM_LENGTH } from "../../contract/limits.js";
 import { UsageError } from "../../errors.js";
-import { MAX_ITEM_LENGTH } from "../../flags/values.js";
 
 // Selector lists (--tickers, --addresses, --ids) from a file (@path) or standard input (- or @-):
 // the flag parser only splits what was typed, so reading is done here, once, before any request.

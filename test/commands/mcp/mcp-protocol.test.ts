@@ -78,12 +78,19 @@ describe("tokenintel mcp: arguments in the agent's words", () => {
       ["market", { chain: "base", where: ["mcap>5"] }, /^where: unknown field "mcap" for market/],
       ["market", { chain: "base", sort: "nope:sideways" }, /^sort: /],
       ["ask", { question: "how is $AERO?", fields: [] }, /^fields: name at least one of questionId, /],
+      // Text an agent sends is bounded as a list's item is (a command line's length bounds the CLI's).
+      [
+        "market",
+        { chain: "base", ecosystem: "a".repeat(3_000_000) },
+        /^ecosystem: longer than 200 characters/,
+      ],
     ];
     for (const [name, args, said] of cases) {
       const r = await client.callTool({ name, arguments: args });
       expect(isError(r), `${name} ${JSON.stringify(args)}`).toBe(true);
       expect(text(r), `${name} ${JSON.stringify(args)}`).toMatch(said);
-      expect(text(r)).not.toMatch(/--(where|sort|fields|tickers|addresses|ids|chain|strict)\b/);
+      expect(text(r)).not.toMatch(/--(where|sort|fields|tickers|addresses|ids|chain|strict|ecosystem)\b/);
+      expect(text(r).length, name).toBeLessThan(1000);
     }
     expect(listing.requests).toHaveLength(0);
   });
