@@ -48,22 +48,24 @@ export interface ClientOptions {
   cacheOrigin?: string;
 }
 
-/**
- * How payment joins the client: the client knows only that a 402 may be answered by sending the
- * request again with some headers, once; what to pay and what to say is the hook's business.
- */
 /** What the registry says one request costs (USDC, as written there), and what it is the price of. */
 export interface ListPrice {
   usdc: string;
   of: string;
 }
 
+/**
+ * How payment joins the client: the client knows only that a 402 may be answered by sending the
+ * request again with some headers, once; what to pay and what to say is the hook's business.
+ */
 export interface PaymentHook {
   /**
    * A 402 to a request that carried no payment: the headers to send it again with; throws to refuse.
    * `listPrice`: the request's price in the registry, which an offer may not pass unasked.
    */
   pay?(res: ApiResponse, label: string | undefined, listPrice?: ListPrice): Promise<Record<string, string>>;
+  /** An attempt of the paid request got no answer, and it is sent again with the same payment. */
+  answerLost?(headers: Record<string, string>): void;
   /** The paid request ended with no answer read (its payment may still be cashed). */
   unanswered?(headers: Record<string, string>, why: string): void;
   /** The paid request was answered with a 2xx. */
@@ -223,6 +225,8 @@ export class ApiClient {
           if (caught instanceof InterruptedError) throw caught;
           const error = caught instanceof CliError ? caught : new NetworkError(String(caught));
           const delay = this.retryDelay(error, flight, attempt, Date.now() - started);
+          // Sent again with the same payment: a refusal of it now may follow the server taking it.
+          if (flight.paid) this.options.payment?.answerLost?.(flight.paid);
           await sleep(delay, signalOf(this.options.signal, opts.signal)).catch(() => {
             throw new InterruptedError();
           });

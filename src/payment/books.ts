@@ -36,7 +36,10 @@ export class PaymentBooks {
   private accepted = 0;
   private acceptedAmount = 0n;
   /** Payments sent and not yet answered: their value, and their nonce (their name in the ledger). */
-  private readonly inFlight = new Map<Record<string, string>, { value: bigint; nonce: string }>();
+  private readonly inFlight = new Map<
+    Record<string, string>,
+    { value: bigint; nonce: string; lost: boolean }
+  >();
   private asset: KnownAsset | undefined;
   private readonly settlements: string[] = [];
   private payer: string | undefined;
@@ -93,7 +96,13 @@ export class PaymentBooks {
     this.signedAmount += auth.value;
     this.last = auth.value;
     this.asset = asset;
-    this.inFlight.set(headers, { value: auth.value, nonce: auth.nonce });
+    this.inFlight.set(headers, { value: auth.value, nonce: auth.nonce, lost: false });
+  }
+
+  /** An attempt of the paid request got no answer (cut off, timed out) and it is sent again. */
+  answerLost(headers: Record<string, string>): void {
+    const sent = this.inFlight.get(headers);
+    if (sent) sent.lost = true;
   }
 
   /** The server refused the payment sent with these headers: its outcome, with the server's reason. */
@@ -101,6 +110,15 @@ export class PaymentBooks {
     const sent = headers && this.inFlight.get(headers);
     if (!sent) return;
     this.inFlight.delete(headers);
+    if (sent.lost) {
+      // Sent again after an attempt whose answer was lost: the server may have taken it then, and
+      // refuses it now as used. Not known to be refused.
+      this.unknown += sent.value;
+      this.recorder?.outcome(sent.nonce, "unknown", {
+        reason: `an answer was lost, and the same payment sent again was refused (${reason() ?? "no reason given"}): it may have been taken the first time`,
+      });
+      return;
+    }
     this.recorder?.outcome(sent.nonce, "refused", { reason: reason() });
   }
 

@@ -275,6 +275,11 @@ export class PaymentSession implements PaymentHook {
     await this.books.settled(headers, async () => (await this.signer)?.settlement(res));
   }
 
+  /** An attempt of a paid request got no answer, and the same payment is sent again. */
+  answerLost(headers: Record<string, string>): void {
+    this.books.answerLost(headers);
+  }
+
   /** A paid request ended with no answer read: its outcome is unknown, said now. */
   unanswered(headers: Record<string, string>, why: string): void {
     this.books.unanswered(headers, why);

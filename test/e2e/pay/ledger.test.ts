@@ -414,6 +414,31 @@ describe("outcomes the server leaves open", () => {
     expect(JSON.parse(shown.stdout)).toMatchObject([{ outcome: "unknown", amount: "0.005000" }]);
   });
 
+  it("a payment sent again after a lost answer, then refused as used, is unknown, not refused", async () => {
+    // The server takes the payment and the answer is cut off; the same authorization sent again
+    // is refused as already used. It may have been cashed: the ledger must not say refused.
+    let paidAttempts = 0;
+    const server = await servers.stub((req, res) => {
+      if (!req.headers["x-payment"]) return offer402(res);
+      if (++paidAttempts === 1) return req.socket.destroy();
+      res.writeHead(402, { "content-type": "application/json" });
+      res.end(JSON.stringify({ x402Version: 1, error: "invalid_exact_evm_nonce_used", accepts: [] }));
+    });
+    const { config, ledger } = home();
+    const r = await pay(server.url, config);
+    expect(r.code).not.toBe(0);
+    expect(paidAttempts).toBe(2);
+    const lines = ledgerLines(ledger);
+    expect(lines.map((l) => [l.kind, l.outcome])).toEqual([
+      ["signed", undefined],
+      ["outcome", "unknown"],
+    ]);
+    expect(lines[1]!.reason).toMatch(/an answer was lost, and the same payment sent again was refused/);
+    expect(JSON.parse((await run(["payments", "--json"], config)).stdout)).toMatchObject([
+      { outcome: "unknown" },
+    ]);
+  });
+
   it("--sandbox payments go to a ledger of their own: never in the real one, never counted by the real cap", async () => {
     const { config, ledger } = home();
     for (let i = 0; i < 3; i++) {
