@@ -57,6 +57,9 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
   // Like market, whose records it reads: with --pay, each request pays for itself instead of the key.
   // Every request for the market has one for the agents beside it.
   const payment = await paymentOptions(ctx, opts);
+  // Requests past the end cost nothing with a key, but each one is paid for without one (as the
+  // data commands walk); the agents walk takes the same.
+  if (payment) query.speculate = 1;
   const market = estimateRequests(query);
   const estimate = { ...market, requests: market.requests === undefined ? undefined : market.requests * 2 };
   const client = await ctx.client({ keyRequired: !payment, payment, estimate });

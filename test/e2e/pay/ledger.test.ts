@@ -439,6 +439,49 @@ describe("outcomes the server leaves open", () => {
     ]);
   });
 
+  it("check --pay pays for no page past the end: a listing with no page count is walked one page at a time", async () => {
+    // 30 tickers, a full page of 30 and no page count: page 2 (empty) tells the end. Speculating
+    // four pages ahead, as with a key, paid for pages 3 to 5 of both endpoints too.
+    const server = await servers.stub((req, res) => {
+      if (!req.headers["x-payment"]) return offer402(res);
+      const url = new URL(req.url ?? "/", "http://x");
+      const page = Number(url.searchParams.get("page") ?? "1");
+      const count = page === 1 ? 30 : 0;
+      const data = Array.from({ length: count }, (_, i) => ({
+        id: `t${i}`,
+        token_info: { symbol: `T${i}` },
+      }));
+      sendJson(res, { success: true, data }, 200);
+    });
+    const { config } = home();
+    const tickers = Array.from({ length: 30 }, (_, i) => `T${i}`).join(",");
+    const r = await run(
+      [
+        "--base-url",
+        server.url,
+        "check",
+        "-c",
+        "base",
+        "--tickers",
+        tickers,
+        "--pay",
+        "--max-spend",
+        "1",
+        "--json",
+      ],
+      config,
+      { env: withKey },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const paid = server.requests.filter((q) => paymentHeaderOf(q)).map((q) => new URL(q.url, "http://x"));
+    expect(paid.map((u) => `${u.pathname} ${u.searchParams.get("page") ?? "1"}`).sort()).toEqual([
+      "/v1/agents 1",
+      "/v1/agents 2",
+      "/v1/crypto-market/ 1",
+      "/v1/crypto-market/ 2",
+    ]);
+  });
+
   it("--sandbox payments go to a ledger of their own: never in the real one, never counted by the real cap", async () => {
     const { config, ledger } = home();
     for (let i = 0; i < 3; i++) {
