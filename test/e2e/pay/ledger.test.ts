@@ -420,7 +420,10 @@ describe("outcomes the server leaves open", () => {
     let paidAttempts = 0;
     const server = await servers.stub((req, res) => {
       if (!req.headers["x-payment"]) return offer402(res);
-      if (++paidAttempts === 1) return req.socket.destroy();
+      if (++paidAttempts === 1) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(402, { "content-type": "application/json" });
       res.end(JSON.stringify({ x402Version: 1, error: "invalid_exact_evm_nonce_used", accepts: [] }));
     });
