@@ -9,6 +9,25 @@ import { intervalsPerYear } from "./funding.js";
 // already a percent, with the places a spread needs; funding annualised where the venue's interval
 // is known. Every figure is computed from the digits as sent, never through a double.
 
+/**
+ * The most digits of a rate multiplied. A rate has a handful, and a cell shows four places at most;
+ * a server's number of millions of digits took seconds of CPU a cell to multiply whole. Past this,
+ * the fraction's further digits are left out (they could only turn an exact tie at the last place
+ * shown), and an integer part this long is shown as sent.
+ */
+const MAX_RATE_DIGITS = 64;
+
+/** `value` × `factor` from its digits; undefined when it is not a number or its integer part is too long. */
+export function scaled(value: unknown, factor: bigint): string | undefined {
+  const parts = decimalParts(value);
+  if (!parts || parts.int.length > MAX_RATE_DIGITS) return undefined;
+  const digits =
+    parts.frac.length > MAX_RATE_DIGITS
+      ? `${parts.sign}${parts.int}.${parts.frac.slice(0, MAX_RATE_DIGITS)}`
+      : value;
+  return multiplyDecimal(digits, factor);
+}
+
 /** A signed percentage cell from decimal text: "+0.0013%" up, "-7.92%" down, "0.00%" plain. */
 function signedPercent(value: unknown, text: string | undefined, places: number): Cell {
   if (text === undefined) return { text: formatPlain(value) };
@@ -22,7 +41,7 @@ export function fractionPercent(header: string, path: string, places: number): C
   return col(header, path, "percent", {
     compute: (record) => {
       const value = getPath(record, path);
-      return signedPercent(value, multiplyDecimal(value, 100n), places);
+      return signedPercent(value, scaled(value, 100n), places);
     },
   });
 }
@@ -48,7 +67,7 @@ export function annualFunding(header: string, path: string, venuePath: string): 
       const perYear = intervalsPerYear(getPath(record, venuePath));
       if (perYear === undefined) return { text: "n/a", tone: "dim" };
       const value = getPath(record, path);
-      return signedPercent(value, multiplyDecimal(value, perYear * 100n), 2);
+      return signedPercent(value, scaled(value, perYear * 100n), 2);
     },
   });
 }

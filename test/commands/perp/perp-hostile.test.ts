@@ -1,5 +1,6 @@
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
+import { scaled } from "../../../src/commands/perp/columns.js";
 import { neverShown, useServers } from "../../e2e/fixtures.js";
 import { sendJson } from "../../e2e/hostile-server.js";
 import { run } from "../harness.js";
@@ -99,6 +100,26 @@ describe("perp against other servers", () => {
         "/v1/perp-intelligence?token_ticker=BTC&dex=grvt",
       ].sort(),
     );
+  });
+
+  it("a rate of millions of digits: the board multiplies 64 of them, and the venue asked overwrites the server's dex", async () => {
+    const long = `0.0000${"7".repeat(2_000_000)}`;
+    // Exactly, to the places shown, from no more digits than a rate has (all of them took seconds a cell).
+    expect(scaled(long, 100n)).toBe(`0.00${"7".repeat(60)}`);
+    expect(scaled(`1${"0".repeat(80)}`, 100n)).toBeUndefined();
+    const body = `{"success":true,"data":{"symbol":"ETH/USDC:USDC","base":"ETH","mark_price":4000,"funding_rate":{"current_value":${long}},"dex":"evil\\u001b[31m"}}`;
+    const server = await servers.stub((_req, res) => sendJson(res, body));
+    const table = await run(
+      ["--base-url", server.url, "perp", "--tickers", "ETH", "-o", "table"],
+      servers.folder(),
+      {
+        env: { TOKENINTEL_API_KEY: KEY, COLUMNS: "160" },
+      },
+    );
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^ETH +4,000\.00 +- +\+0\.0078% +\+68\.13% /m);
+    const json = await cli(server.url, ["--tickers", "ETH", "--json"]);
+    expect(JSON.parse(json.stdout)[0].dex).toBe("hyperliquid");
   });
 
   it("a record whose section is not an object fails the run, naming it", async () => {
