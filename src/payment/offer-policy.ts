@@ -146,7 +146,7 @@ function aboveList(
   const list = parseAmount("the registry's price", listPrice.usdc, asset.decimals);
   if (amount <= list) return undefined;
   const asked = formatUnits(amount.toString(), asset.decimals);
-  return `the offer asks ${asked} ${asset.symbol} per request, above the registry's price of ${listPrice.usdc} ${asset.symbol} for ${quoteInline(listPrice.of)} (--max-payment ${asked} allows it)`;
+  return `the offer asks ${asked} ${asset.symbol} per request, above the registry's price of ${listPrice.usdc} ${asset.symbol} for ${quoteInline(listPrice.of)} (--max-payment allows a higher price, if you mean to pay it)`;
 }
 
 /** Why `amount` passes --max-payment, or --max-spend with what is reserved; undefined when it fits. */

@@ -90,7 +90,7 @@ describe("priced endpoints without a documented shape", () => {
     const r = await pay(server, dir, ["/v1/wallet-safety-score/", "-f", "address=0x1"]);
     expect(r.code).toBe(5);
     expect(r.stderr).toBe(
-      "tokenintel: refusing to pay: the offer asks 0.02 USDC per request, above the registry's price of 0.005 USDC for /v1/wallet-safety-score/ (--max-payment 0.02 allows it)\n",
+      "tokenintel: refusing to pay: the offer asks 0.02 USDC per request, above the registry's price of 0.005 USDC for /v1/wallet-safety-score/ (--max-payment allows a higher price, if you mean to pay it)\n",
     );
     expect(paid(server)).toBe(0);
     expect(ledger(dir)).toBe("");
