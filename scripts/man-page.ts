@@ -82,6 +82,10 @@ export const ENVIRONMENT: Array<[string, string]> = [
   ["TOKENINTEL_CONFIG_DIR", "where the config store lives (default ~/.config/tokenintel)"],
   ["TOKENINTEL_CACHE_DIR", "where cached answers and the token index live (default ~/.cache/tokenintel)"],
   [
+    "TOKENINTEL_DATA_DIR",
+    "where the payment ledgers and the MCP server's bearer tokens live (default ~/.local/share/tokenintel)",
+  ],
+  [
     "TOKENINTEL_PAGER, PAGER",
     "the pager for long tables on a terminal (default less -FRX; empty or cat: none)",
   ],
@@ -98,6 +102,14 @@ export const FILES: Array<[string, string]> = [
   [
     "~/.local/share/tokenintel/payments.jsonl",
     "the payment ledger: every x402 authorization signed, written before it is sent, then its outcome; mode 0600; $TOKENINTEL_DATA_DIR/payments.jsonl when set. `tokenintel payments` shows it.",
+  ],
+  [
+    "~/.local/share/tokenintel/payments-sandbox.jsonl",
+    "the ledger of runs with --sandbox, apart from the real one. `tokenintel payments --sandbox` shows it.",
+  ],
+  [
+    "~/.local/share/tokenintel/mcp-tokens.json",
+    "the bearer tokens of the MCP server over HTTP (mcp --http): names, caps and dates, and a hash of each token, never the token; mode 0600. `tokenintel mcp tokens list` shows them.",
   ],
 ];
 
