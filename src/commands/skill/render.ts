@@ -1,12 +1,17 @@
 import type { Command } from "commander";
+import { CHAINS } from "../../contract/api.js";
 import { endpointOfCommand } from "../../contract/endpoints.js";
 import { EXIT_MEANINGS, ExitCode } from "../../errors.js";
 import { longName } from "../../flags/table.js";
 import { DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND } from "../../payment/amounts.js";
+import { WHERE_OPS } from "../../query/records.js";
 import { type CommandModule, moduleOf } from "../command.js";
 import { toolSpecOf } from "../mcp/catalog.js";
 import type { ToolSpec } from "../mcp/tools.js";
 import { SKILL_MARK, SKILL_NAME } from "./clients.js";
+
+/** --where's comparisons, as the filter reads them (its ~ is said apart). */
+const COMPARISONS = WHERE_OPS.filter((op) => op !== "~").join(" ");
 
 // The agent skill (SKILL.md, the Agent Skills format), written from the program's own tables: the
 // commands an agent needs are those the MCP server serves as tools (with their registry entries'
@@ -33,7 +38,7 @@ function toolCommands(program: Command): ToolCommand[] {
 function needs({ module, tool }: ToolCommand): string {
   const lists = TOKEN_LISTS.filter((key) => Object.hasOwn(module.flags, key));
   const parts = [
-    ...(tool.required?.includes("chain") ? ["`--chain base|solana`"] : []),
+    ...(tool.required?.includes("chain") ? [`\`--chain ${CHAINS.join("|")}\``] : []),
     ...(tool.needsTokens && lists.length
       ? [`one of ${lists.map((key) => `\`${longName(module.flags[key]!)}\``).join(", ")}`]
       : []),
@@ -74,7 +79,7 @@ function smallAnswers(commands: ToolCommand[]): string[] {
     [
       "- `--json` prints one JSON document (the default when stdout is not a terminal), every number exactly as the service sent it; `--ndjson` prints one record a line.",
       "- `--fields a.b,c` keeps only those dot paths; `tokenintel <command> --fields` lists every path a command's records have.",
-      "- `--limit n` stops after n records, requesting only the pages needed; `--where 'path>value'` filters (`= != > >= < <=`, `~` for a substring); `--sort path:desc` sorts (it reads every page first).",
+      `- \`--limit n\` stops after n records, requesting only the pages needed; \`--where 'path>value'\` filters (\`${COMPARISONS}\`, \`~\` for a substring); \`--sort path:desc\` sorts (it reads every page first).`,
       "- `tokenintel schema <command>` describes a command's options and fields as JSON.",
     ].join("\n"),
     "The fields worth asking for first, per command (a list names each form the service may send a field in, so a record has some of them: a field no record had is named in a warning on stderr, and the exit code stays 0):",
