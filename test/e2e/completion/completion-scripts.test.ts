@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { fullProgram, HIDDEN_COMMANDS } from "../../../src/program.js";
 import { run } from "../../commands/harness.js";
 import { useServers } from "../fixtures.js";
 import { sh } from "../terminal-session.js";
@@ -31,24 +32,17 @@ describe("completion and suggestions", () => {
   });
 
   it("zsh and fish scripts cover every command and the fixed values", async () => {
-    for (const shell of ["zsh", "fish"]) {
+    // Every command the program has, each as a whole item of the shell's list ("ta" alone is in "data").
+    const commands = (await fullProgram()).commands
+      .map((c) => c.name())
+      .filter((n) => !HIDDEN_COMMANDS.has(n));
+    expect(commands.length).toBeGreaterThan(20);
+    const item = { zsh: (name: string) => `\n    '${name}:`, fish: (name: string) => ` -a ${name} -d ` };
+    for (const shell of ["zsh", "fish"] as const) {
       const r = await run(["completion", shell], dir.path);
       expect(r.code).toBe(0);
-      for (const word of [
-        "market",
-        "directory",
-        "agents",
-        "ta",
-        "ask",
-        "api",
-        "auth",
-        "config",
-        "sandbox",
-        "completion",
-        "overview holders risk social dev",
-        "base solana",
-        "table json ndjson csv",
-      ]) {
+      for (const name of commands) expect(r.stdout, `${shell}: ${name}`).toContain(item[shell](name));
+      for (const word of ["overview holders risk social dev", "base solana", "table json ndjson csv"]) {
         expect(r.stdout, `${shell}: ${word}`).toContain(word);
       }
     }
