@@ -127,8 +127,12 @@ export async function runApi(ctx: RunContext, pathArg: string, raw: ApiOptions):
  * run refuses an offer above it unless --max-payment says how much a request may cost.
  */
 function withListPrice(client: ApiClient, path: string): Requester {
+  // As the request will reach it: dot segments resolved (/v1/agents/. is /v1/agents/), and with or
+  // without its last slash (/v1/crypto-market answers 301 to /v1/crypto-market/, whose 402 is paid).
+  const bare = (at: string) => new URL(at, "http://x").pathname.replace(/\/+$/, "");
+  const asked = bare(path);
   const entry = Object.values(ENDPOINTS as Record<string, EndpointSpec>).find((endpoint) =>
-    pathsOf(endpoint).includes(path),
+    pathsOf(endpoint).some((known) => bare(known) === asked),
   );
   if (!entry) return client;
   const listPrice = { usdc: entry.price, of: path };

@@ -100,6 +100,12 @@ describe("priced endpoints without a documented shape", () => {
     expect(post.stderr).toMatch(
       /0\.02 USDC per request, above the registry's price of 0\.005 USDC for \/v1\/perp-trading-research/,
     );
+    // A path written another way reaches the same entry: dot segments, and the 301 form without the slash.
+    for (const path of ["/v1/agents/.", "/v1/crypto-market", "/v1/x/../agents"]) {
+      const other = await pay(server, dir, [path]);
+      expect(other.code, path).toBe(5);
+      expect(other.stderr, path).toMatch(/above the registry's price of 0\.005 USDC/);
+    }
     expect(paid(server)).toBe(0);
   });
 
