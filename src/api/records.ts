@@ -5,7 +5,6 @@ import { firstUnitRequest, pagesOf, walkUnits } from "./list-walk.js";
 import { type Endpoint, fetchPage, PageCeilingError, type Requester } from "./pager.js";
 
 export type { SelectorKind } from "../contract/endpoints.js";
-export { chunk, orderBySelector, selectorKey, unanswered, unitsOf } from "./list-walk.js";
 
 import type { SelectorKind } from "../contract/endpoints.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { unanswered, unitsOf } from "../../src/api/list-walk.js";
 import { readPage } from "../../src/api/pager.js";
-import { type RecordQuery, unanswered, unitsOf } from "../../src/api/records.js";
+import type { RecordQuery } from "../../src/api/records.js";
 import { fanOutQuery, fanOutValues } from "../../src/commands/data/fan-out.js";
 import { estimateRequests } from "../../src/commands/data/run.js";
 import { recordIdentity } from "../../src/commands/data/watch-changes.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../src/api/client.js";
-import { chunk, orderBySelector, selectorKey, streamRecords } from "../../src/api/records.js";
+import { chunk, orderBySelector, selectorKey } from "../../src/api/list-walk.js";
+import { streamRecords } from "../../src/api/records.js";
 
 describe("chunk", () => {
   it("splits 75 items into 30, 30, 15 in order", () => {

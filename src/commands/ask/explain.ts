@@ -1,5 +1,6 @@
 import type { ApiClient } from "../../api/client.js";
-import { type Selector, type SelectorKind, selectorKey, streamRecords } from "../../api/records.js";
+import { selectorKey } from "../../api/list-walk.js";
+import { type Selector, type SelectorKind, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { CHAINS } from "../../contract/api.js";
 import { identityOf } from "../../contract/identity.js";

@@ -1,3 +1,4 @@
+import { unitsOf } from "../../api/list-walk.js";
 import {
   firstRequest,
   type Progress,
@@ -7,7 +8,6 @@ import {
   streamRecords,
 } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
-import { MAX_SELECTOR_ITEMS } from "../../contract/api.js";
 import { DEFAULT_MAX_PAGES } from "../../contract/limits.js";
 import type { Shape } from "../../contract/shapes.js";
 import { ApiError, CliError } from "../../errors.js";
@@ -288,11 +288,8 @@ export const SORT_COST_PAGES = 5;
 
 /** How many requests a query will make, as far as can be known before the first answer. */
 export function estimateRequests(query: RecordQuery): RequestEstimate {
-  // A list's requests: its chunks, each once per fan-out value.
-  const chunks = query.selector
-    ? Math.ceil(query.selector.items.length / (query.selector.perRequest ?? MAX_SELECTOR_ITEMS)) *
-      (query.fanOut?.values.length ?? 1)
-    : 1;
+  // A list's requests: the walk's own units (its chunks, each once per fan-out value).
+  const chunks = query.selector ? unitsOf(query, query.selector).length : 1;
   if (query.page !== undefined) return { requests: chunks, exact: true };
   if (query.limit !== undefined && !query.selector)
     return { requests: Math.ceil(query.limit / query.endpoint.pageSize), exact: false };

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { Delivery } from "../../api/delivery.js";
+import { unanswered } from "../../api/list-walk.js";
 import type { Requester } from "../../api/pager.js";
-import { type RecordQuery, type RecordStreamResult, streamRecords, unanswered } from "../../api/records.js";
+import { type RecordQuery, type RecordStreamResult, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { dotPaths } from "../../contract/shapes.js";
 import { CliError, InterruptedError, PaymentError, UsageError } from "../../errors.js";
