@@ -177,7 +177,8 @@ export function failingSubject(failing: number, named: number): string {
 function judge(record: unknown, agents: AgentIndex): CheckRow {
   const agent = agentOf(agents, record);
   const rugStatus = agent?.rugStatus ?? null;
-  // The join replaces any field of that name the server sent: the agents endpoint's word alone counts.
+  // Under `agents`, the agents endpoint's word alone: a field of that name the market server sent is
+  // replaced. A rug_status of the market record's own is judged by its own rule, as before the join.
   const joined =
     record && typeof record === "object"
       ? { ...(record as object), [AGENTS_JOIN]: { rug_status: rugStatus } }
