@@ -1,5 +1,5 @@
 import { renderSkill } from "../../src/commands/skill/render.js";
-import { type EndpointSpec, endpointOfCommand } from "../../src/contract/endpoints.js";
+import { commandsByPrice } from "../../src/contract/prices.js";
 import { EXIT_MEANINGS, ExitCode } from "../../src/errors.js";
 import { DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND } from "../../src/payment/amounts.js";
 import { commandPage, type OutputOf } from "./command-page.js";
@@ -73,11 +73,7 @@ export function readmeRegions(model: DocsModel): Record<string, string> {
     cell(d.module.description),
     code(readmeExample(d)),
   ]);
-  const prices = new Map<string, string[]>();
-  for (const d of model.commands) {
-    const price = (endpointOfCommand(d.path[0]!) as EndpointSpec | undefined)?.price;
-    if (price) prices.set(price, [...(prices.get(price) ?? []), d.path[0]!]);
-  }
+  const prices = commandsByPrice(model.commands.map((d) => d.path[0]!));
   return {
     commands: table(["command", "what it does", "for example"], commands),
     tools: model.tools.map((t) => `- ${code(t.spec.name)}: ${cell(t.spec.title.toLowerCase())}`).join("\n"),

@@ -1,14 +1,18 @@
 import { flagTable } from "../../flags/table.js";
+import { alignColumns } from "../../output/width.js";
 import { defineCommand } from "../command.js";
 import { DEFAULT_SKILL_DIR, SKILL_CLIENTS, SKILL_MARK, SKILL_NAME, skillFolders } from "./clients.js";
 
 /** Where each client reads skills from: its user folders, then a project's (help keeps these lines). */
 function clientLines(): string {
-  const width = Math.max(...SKILL_CLIENTS.map((client) => client.client.length)) + 2;
-  return SKILL_CLIENTS.flatMap((client) => [
-    `  ${client.client.padEnd(width)}${client.user.join(" ")}`,
-    `  ${" ".repeat(width)}a project: ${client.project.join(" ")}`,
-  ]).join("\n");
+  const rows = SKILL_CLIENTS.flatMap((client) => [
+    [client.client, client.user.join(" ")],
+    ["", `a project: ${client.project.join(" ")}`],
+  ]);
+  return alignColumns(rows)
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");
 }
 
 const install = defineCommand({
@@ -23,12 +27,15 @@ const install = defineCommand({
     },
   }),
   examples: ["tokenintel skill install", "tokenintel skill install --dir ~/.agents/skills"],
-  notes: `Clients read skills from these folders:
+  // A getter: the folders are lined up when help is shown, not at every run's start.
+  get notes() {
+    return `Clients read skills from these folders:
 
 ${clientLines()}
 
 It writes the file whole (a temporary file renamed over it), and only over a SKILL.md it wrote
-itself (front matter: '${SKILL_MARK}'): any other file there is left as it is, exit 2.`,
+itself (front matter: '${SKILL_MARK}'): any other file there is left as it is, exit 2.`;
+  },
   async run(ctx, opts) {
     const [{ renderSkill }, { installSkill }] = await Promise.all([
       import("./render.js"),

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { CHAINS } from "../../contract/api.js";
-import { endpointOfCommand } from "../../contract/endpoints.js";
+import { commandsByPrice } from "../../contract/prices.js";
 import { EXIT_MEANINGS, ExitCode } from "../../errors.js";
 import { longName } from "../../flags/table.js";
 import { DEFAULT_MAX_PAYMENT, DEFAULT_MAX_SPEND } from "../../payment/amounts.js";
@@ -88,11 +88,7 @@ function smallAnswers(commands: ToolCommand[]): string[] {
 }
 
 function costs(commands: ToolCommand[]): string[] {
-  const priced = new Map<string, string[]>();
-  for (const { module } of commands) {
-    const price = endpointOfCommand(module.name)?.price;
-    if (price) priced.set(price, [...(priced.get(price) ?? []), module.name]);
-  }
+  const priced = commandsByPrice(commands.map(({ module }) => module.name));
   const prices = [...priced].map(([price, names]) => `${price} USDC a request (${names.join(", ")})`);
   return [
     "## Costs and caps",
