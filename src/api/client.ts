@@ -3,6 +3,7 @@ import { ApiError, AuthError, CliError, InterruptedError, NetworkError, PaymentE
 import { parseJson, stringifyJson } from "../json/exact.js";
 import { sleep } from "../sleep.js";
 import { Limiter } from "./limiter.js";
+import type { PayTurn } from "./pay-order.js";
 import {
   backoffMs,
   isRetryable,
@@ -97,6 +98,8 @@ export interface RequestOptions {
    * request itself may go on: an MCP walk's page outlives a cancelled call, its payment does not.
    */
   payGate?: AbortSignal;
+  /** This request's turn to pay among a walk's (pay-order.ts): a 402 is paid only after those asked before it. */
+  payTurn?: PayTurn;
 }
 
 /** What one request carries from attempt to attempt. */
@@ -275,8 +278,15 @@ export class ApiClient {
       }
       if (res.status === 402 && flight.opts.returnPaymentRequired) return res;
       if (res.status === 402 && hook?.pay && !flight.paid) {
+        await flight.opts.payTurn?.wait();
         if (flight.opts.signal?.aborted || flight.opts.payGate?.aborted) throw new InterruptedError();
-        flight.paid = await hook.pay(res, flight.opts.label, flight.opts.listPrice);
+        try {
+          flight.paid = await hook.pay(res, flight.opts.label, flight.opts.listPrice);
+        } catch (error) {
+          flight.opts.payTurn?.stop("an earlier page was not paid");
+          throw error;
+        }
+        flight.opts.payTurn?.done();
         continue;
       }
       const error = res.status === 402 ? await this.paymentRequired(res, flight.paid) : this.errorFor(res);

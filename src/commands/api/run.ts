@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ApiClient, Query } from "../../api/client.js";
 import type { Requester } from "../../api/pager.js";
+import { inPaymentOrder } from "../../api/pay-order.js";
 import { streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { ENDPOINTS, type EndpointSpec, pathsOf } from "../../contract/endpoints.js";
@@ -214,7 +215,8 @@ async function walkPages(
   if (!Number.isSafeInteger(firstPage) || firstPage < 1)
     throw new UsageError(`api --paginate: page ${JSON.stringify(asked)} is not a page number (1 or more)`);
   const writer = createWriter(raw.ndjson ? "ndjson" : "json", ctx.io, { columns: () => [] });
-  const records = streamRecords(client, {
+  // Paid, the pages are paid in page order: a cap stops the walk at the first page it cannot pay.
+  const records = streamRecords(paying ? inPaymentOrder(client) : client, {
     endpoint: { path, kind: "any", pageSize: 0 },
     query: query.filter(([key]) => key !== "page"),
     firstPage,

@@ -1,5 +1,5 @@
-import type { ApiClient } from "../../api/client.js";
-import { PageCeilingError } from "../../api/pager.js";
+import { PageCeilingError, type Requester } from "../../api/pager.js";
+import { inPaymentOrder } from "../../api/pay-order.js";
 import { type RecordQuery, type Selector, streamRecords } from "../../api/records.js";
 import type { RunContext } from "../../context.js";
 import { identityOf } from "../../contract/identity.js";
@@ -71,12 +71,14 @@ export async function runCheck(ctx: RunContext, opts: CheckOptions): Promise<voi
     ctx.io.err(`tokenintel: ${await planPayment(client, ctx.payment!, firstRequest(query))}`);
     return;
   }
-  const agents = readAgents(client, agentsQuery(query, selector)).catch((error: unknown) => {
+  // Paid, each walk pays its pages in order: a cap stops it at the first page it cannot pay.
+  const walker = () => (payment ? inPaymentOrder(client) : client);
+  const agents = readAgents(walker(), agentsQuery(query, selector)).catch((error: unknown) => {
     if (error instanceof CliError) error.message = `the agents endpoint (rug status): ${error.message}`;
     throw error;
   });
   agents.catch(() => {}); // awaited with the first market records; a failure is thrown there
-  const { rows, missing } = await writeVerdicts(ctx, client, query, format, agents);
+  const { rows, missing } = await writeVerdicts(ctx, walker(), query, format, agents);
   endWithVerdict(ctx, opts.failOn as RiskLevel | undefined, rows, missing, selector);
 }
 
@@ -112,7 +114,7 @@ async function checkQuery(
 /** Judges the market records as they come, each with its agent record, and writes the verdicts. */
 async function writeVerdicts(
   ctx: RunContext,
-  client: ApiClient,
+  client: Requester,
   query: RecordQuery,
   format: OutputFormat,
   agents: Promise<AgentIndex>,

@@ -1,4 +1,5 @@
 import { unitsOf } from "../../api/list-walk.js";
+import { inPaymentOrder } from "../../api/pay-order.js";
 import {
   firstRequest,
   type Progress,
@@ -159,7 +160,8 @@ export async function runDataCommand(
   query.onRepeat = (note) => ctx.io.warn(note);
   const result: RecordStreamResult = { missing: [] };
   // A failure part way writes what was fetched when it is kept (the page ceiling, records paid for).
-  const records = streamRecords(client, query, result);
+  // Paid, the pages are paid in page order: a cap stops the walk at the first page it cannot pay.
+  const records = streamRecords(payment ? inPaymentOrder(client) : client, query, result);
   await writeStream(ctx, parsed.seen.guard(records), writer, () => progress.clear()).catch(
     (error: unknown) => {
       throw nameOtherGeneration(error, definition, query.endpoint.path);

@@ -485,6 +485,46 @@ describe("outcomes the server leaves open", () => {
     ]);
   });
 
+  it("pages are paid in page order: a cap runs out at the first page it cannot pay, nothing paid after it", async () => {
+    // Page 2's offer comes late, so page 3's 402 is in first: paid in the order offers came, page 3
+    // took the cap's last room, page 2 was refused, and pages 3-5, paid, were thrown away.
+    const server = await servers.stub(async (req, res) => {
+      const page = Number(new URL(req.url ?? "/", "http://x").searchParams.get("page") ?? "1");
+      if (!req.headers["x-payment"]) {
+        if (page === 2) await new Promise((resolve) => setTimeout(resolve, 300));
+        return offer402(res);
+      }
+      const data = Array.from({ length: 30 }, (_, i) => ({ id: `p${page}-${i}` }));
+      sendJson(res, { success: true, data, meta: { pagination: { page, pageSize: 30, pageCount: 8 } } }, 200);
+    });
+    const { config, ledger } = home();
+    const r = await run(
+      [
+        "--base-url",
+        server.url,
+        "directory",
+        "-c",
+        "base",
+        "--pay",
+        "--max-pages",
+        "8",
+        "--max-spend",
+        "0.015",
+        "--json",
+      ],
+      config,
+      { env: withKey },
+    );
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/over --max-spend 0\.015/);
+    const labels = ledgerLines(ledger)
+      .filter((l) => l.kind === "signed")
+      .map((l) => l.label);
+    expect(labels).toEqual(["page 1", "page 2", "page 3"]);
+    // Every page paid for is printed.
+    expect((JSON.parse(r.stdout) as unknown[]).length).toBe(90);
+  });
+
   it("--sandbox payments go to a ledger of their own: never in the real one, never counted by the real cap", async () => {
     const { config, ledger } = home();
     for (let i = 0; i < 3; i++) {
